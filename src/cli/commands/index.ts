@@ -1,0 +1,7 @@
+import type { CommandSpec } from "../command.ts";
+import { doctor } from "./doctor.ts";
+import { engine } from "./engine.ts";
+import { init } from "./init.ts";
+
+/** Every command guard has. Add one line per command; keep this list sorted. */
+export const COMMANDS: CommandSpec[] = [doctor, engine, init];

@@ -1,0 +1,74 @@
+import { GuardError } from "../cli/errors.ts";
+import { EXIT } from "../cli/exit-codes.ts";
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Flags pinned on every git call so output is stable whatever the user's config says. */
+const PINNED = ["-c", "core.quotepath=off", "-c", "color.ui=never", "-c", "core.pager=cat"];
+
+const GIT_ENV = {
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_OPTIONAL_LOCKS: "0",
+  LC_ALL: "C",
+};
+
+/** Run git and return its result; never throws for a non-zero exit. */
+export function gitRaw(args: string[], cwd: string, input?: string | Uint8Array): GitResult {
+  const proc = Bun.spawnSync(["git", ...PINNED, ...args], {
+    cwd,
+    env: { ...process.env, ...GIT_ENV },
+    stdin: input === undefined ? "ignore" : typeof input === "string" ? new TextEncoder().encode(input) : input,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return {
+    code: proc.exitCode ?? 1,
+    stdout: proc.stdout.toString(),
+    stderr: proc.stderr.toString(),
+  };
+}
+
+/** Run git and return stdout; a failure becomes a one-line GuardError. */
+export function git(args: string[], cwd: string, input?: string | Uint8Array): string {
+  const r = gitRaw(args, cwd, input);
+  if (r.code !== 0) {
+    const first = r.stderr.trim().split("\n")[0] ?? "";
+    throw new GuardError(`git ${args[0]} failed`, first || `exit ${r.code}`, undefined, EXIT.ERROR, "E_GIT");
+  }
+  return r.stdout;
+}
+
+/** Split NUL-terminated output (`-z`) into its records. */
+export function splitZ(out: string): string[] {
+  return out.split("\0").filter((s) => s.length > 0);
+}
+
+/** The top of the working tree that contains `cwd`, or undefined outside a repository. */
+export function findRepoRoot(cwd: string): string | undefined {
+  const r = gitRaw(["rev-parse", "--show-toplevel"], cwd);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Like findRepoRoot, but a clear error outside a repository. */
+export function requireRepoRoot(cwd: string): string {
+  const root = findRepoRoot(cwd);
+  if (!root)
+    throw new GuardError(
+      `not a git repository: ${cwd}`,
+      "guard keeps its state and graph per repository",
+      "run guard inside a git working tree (or `git init` first)",
+      EXIT.UNAVAILABLE,
+      "E_NO_REPO",
+    );
+  return root;
+}
+
+/** HEAD's sha, or undefined in a repository with no commits. */
+export function headSha(root: string): string | undefined {
+  const r = gitRaw(["rev-parse", "--verify", "-q", "HEAD"], root);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}

@@ -1,0 +1,50 @@
+import { mkdirSync, readFileSync, appendFileSync, existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { gitRaw } from "../repo/git.ts";
+
+/** Per-user state: engine, approval key, caches. `GUARD_HOME`, default `~/.guard`. */
+export function guardHome(): string {
+  const env = process.env.GUARD_HOME;
+  return resolve(env && env.length > 0 ? env : join(homedir(), ".guard"));
+}
+
+/** Per-repository state directory. */
+export function stateDir(root: string): string {
+  return join(root, ".guard");
+}
+
+const EXCLUDE_LINE = "/.guard/";
+
+/**
+ * Create `.guard/` and keep it out of git through `.git/info/exclude` (never `.gitignore`, which would
+ * be a diff in the user's repository). Idempotent. Works in worktrees (exclude lives in the common dir).
+ */
+export function ensureStateDir(root: string): string {
+  const dir = stateDir(root);
+  mkdirSync(dir, { recursive: true });
+  const r = gitRaw(["rev-parse", "--git-path", "info/exclude"], root);
+  if (r.code === 0) {
+    const excludePath = resolve(root, r.stdout.trim());
+    if (!isExcluded(excludePath)) {
+      mkdirSync(dirname(excludePath), { recursive: true });
+      const prev = existsSync(excludePath) ? readFileSync(excludePath, "utf8") : "";
+      const sep = prev.length > 0 && !prev.endsWith("\n") ? "\n" : "";
+      appendFileSync(excludePath, `${sep}# guard's local state\n${EXCLUDE_LINE}\n`);
+    }
+  }
+  return dir;
+}
+
+function isExcluded(excludePath: string): boolean {
+  if (!existsSync(excludePath)) return false;
+  return readFileSync(excludePath, "utf8")
+    .split("\n")
+    .some((l) => l.trim() === EXCLUDE_LINE || l.trim() === ".guard/" || l.trim() === ".guard");
+}
+
+/** Whether `.guard/` is kept out of git (for doctor). */
+export function stateDirExcluded(root: string): boolean {
+  const r = gitRaw(["check-ignore", "-q", "--no-index", ".guard/events.jsonl"], root);
+  return r.code === 0;
+}
