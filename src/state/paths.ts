@@ -20,9 +20,13 @@ const EXCLUDE_LINE = "/.guard/";
  * Create `.guard/` and keep it out of git through `.git/info/exclude` (never `.gitignore`, which would
  * be a diff in the user's repository). Idempotent. Works in worktrees (exclude lives in the common dir).
  */
+const ensured = new Set<string>();
+
 export function ensureStateDir(root: string): string {
   const dir = stateDir(root);
+  if (ensured.has(dir) && existsSync(dir)) return dir;
   mkdirSync(dir, { recursive: true });
+  ensured.add(dir);
   const r = gitRaw(["rev-parse", "--git-path", "info/exclude"], root);
   if (r.code === 0) {
     const excludePath = resolve(root, r.stdout.trim());
