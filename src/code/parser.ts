@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { basename, extname } from "node:path";
 import type { Language, Parser, Tree } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
@@ -93,12 +94,15 @@ export async function parse(id: LanguageId, source: string): Promise<Tree> {
   return tree;
 }
 
-/** Read and parse a file; the language comes from its name (see requireLanguageForPath). */
-export async function parseFile(path: string): Promise<{ language: LanguageId; source: string; tree: Tree }> {
-  const language = requireLanguageForPath(path);
-  const file = Bun.file(path);
-  if (!(await file.exists()))
-    throw new GuardError(`cannot read ${path}`, "no such file", "check the path", EXIT.USAGE, "E_NO_FILE");
-  const source = await file.text();
+/**
+ * Read and parse a file; the language comes from its name (see requireLanguageForPath).
+ * `label` is how errors name the file (default: `path`).
+ */
+export async function parseFile(path: string, label = path): Promise<{ language: LanguageId; source: string; tree: Tree }> {
+  const language = requireLanguageForPath(label);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile())
+    throw new GuardError(`cannot read ${label}`, stat ? "not a file" : "no such file", "check the path", EXIT.USAGE, "E_NO_FILE");
+  const source = await Bun.file(path).text();
   return { language, source, tree: await parse(language, source) };
 }
