@@ -76,10 +76,11 @@ export function refresh(): ManifestEntry[] {
 }
 
 /** Problems found comparing grammars/ with the manifest and with SOURCES; empty when all is well. */
-export function verify(): string[] {
+export function verify(dir = GRAMMARS_DIR): string[] {
   const problems: string[] = [];
-  if (!existsSync(MANIFEST_PATH)) return [`${MANIFEST_PATH} is missing`];
-  const manifest = JSON.parse(readFileSync(MANIFEST_PATH, "utf8")) as { grammars: ManifestEntry[] };
+  const manifestPath = join(dir, "manifest.json");
+  if (!existsSync(manifestPath)) return [`${manifestPath} is missing`];
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { grammars: ManifestEntry[] };
   for (const src of SOURCES) {
     const entry = manifest.grammars.find((e) => e.language === src.language);
     if (!entry) {
@@ -88,7 +89,7 @@ export function verify(): string[] {
     }
     if (entry.package !== src.package || entry.version !== src.version || entry.file !== src.file)
       problems.push(`${src.language}: manifest says ${entry.package}@${entry.version} ${entry.file}, script says ${src.package}@${src.version} ${src.file}`);
-    const path = join(GRAMMARS_DIR, entry.file);
+    const path = join(dir, entry.file);
     if (!existsSync(path)) {
       problems.push(`${src.language}: ${entry.file} is missing`);
       continue;
