@@ -4,6 +4,8 @@
  *   guard-<target>.tar.gz (windows: guard-windows-x64.zip when `zip` is on PATH, else .tar.gz)
  *   SHA256SUMS            one "<sha256>  <archive>" line per archive, the format `sha256sum -c` reads
  *
+ *   install.sh            the installer, served beside the archives
+ *
  * and the unpacked binaries into dist/stage/<target>/ (what the smoke tests run).
  *
  *   bun scripts/release.ts [--only linux-x64,linux-arm64] [--out dist/release] [--stage dist/stage]
@@ -13,7 +15,7 @@
  * git-ignored cache, and handed to the compiler as `executablePath`.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compileGuard, ROOT } from "./build.ts";
 
@@ -118,6 +120,7 @@ export async function release(opts: { only?: string[]; out?: string; stage?: str
     results.push(result);
     log(`${target.name.padEnd(19)} ${(result.binaryBytes / 2 ** 20).toFixed(1).padStart(6)} MiB binary  ${(result.archiveBytes / 2 ** 20).toFixed(1).padStart(6)} MiB ${archive.slice(out.length + 1)}`);
   }
+  copyFileSync(join(ROOT, "scripts", "install.sh"), join(out, "install.sh"));
   await writeSums(out);
   if (!zip && targets.some((t) => t.os === "windows")) log("no `zip` on PATH: the windows build is a .tar.gz");
   return results;
