@@ -1,0 +1,135 @@
+import type { LanguageId } from "../grammars.ts";
+
+/**
+ * Dynamic dispatch: code whose callee cannot be known statically. A function where one of these rules
+ * matches gets `has_dynamic_dispatch` (and the rule ids in `dynamic_dispatch`), so test selection widens
+ * to the module's tests instead of trusting the static call edges.
+ *
+ * Rules are data. Each one says what it matches (see DispatchPattern) and carries examples that run as
+ * tests (test/graph/dynamic-dispatch.test.ts): every `dynamic` example must flag a function with this
+ * rule, every `static` example must flag nothing.
+ */
+export interface DispatchPattern {
+  /** A call `name(...)` (plain) or `object.name(...)` / `object.any(...)`. */
+  call?: {
+    names?: string[];
+    /** Receiver of a member call, e.g. "importlib", "reflect": any method on it matches. */
+    objects?: string[];
+    /** `obj[expr](...)` where expr is not a string literal. */
+    subscript?: true;
+    /** `import(expr)` / `require(expr)` / `__import__(expr)` whose argument is not a string literal. */
+    dynamicImport?: true;
+    /** `f(**kwargs)` where kwargs is a parameter of the enclosing function (forwarding). */
+    kwargsForward?: true;
+  };
+  /** `new Name(...)`. */
+  newOf?: string[];
+  /** A function defined with one of these names. */
+  defines?: string[];
+}
+
+export interface DispatchRule {
+  id: string;
+  languages: LanguageId[];
+  summary: string;
+  match: DispatchPattern;
+  examples: { dynamic: string[]; static: string[] };
+}
+
+const JS_LIKE: LanguageId[] = ["javascript", "typescript", "tsx"];
+
+export const DISPATCH_RULES: readonly DispatchRule[] = [
+  {
+    id: "py-getattr",
+    languages: ["python"],
+    summary: "attribute looked up by a computed name (getattr/setattr/delattr)",
+    match: { call: { names: ["getattr", "setattr", "delattr"] } },
+    examples: {
+      dynamic: ["def run(obj, name):\n    return getattr(obj, name)()\n", "def put(o, k, v):\n    setattr(o, k, v)\n"],
+      static: ["def run(obj):\n    return obj.name()\n"],
+    },
+  },
+  {
+    id: "py-eval",
+    languages: ["python"],
+    summary: "code evaluated from a string (eval/exec/compile)",
+    match: { call: { names: ["eval", "exec", "compile"] } },
+    examples: {
+      dynamic: ["def calc(expr):\n    return eval(expr)\n", "def load(src):\n    exec(src, {})\n"],
+      static: ["def calc(a, b):\n    return a + b\n", "def f(x):\n    return x.evaluate()\n"],
+    },
+  },
+  {
+    id: "py-getattr-hook",
+    languages: ["python"],
+    summary: "a class that answers attribute lookups itself (__getattr__/__getattribute__)",
+    match: { defines: ["__getattr__", "__getattribute__"] },
+    examples: {
+      dynamic: ["class Proxy:\n    def __getattr__(self, name):\n        return lambda: name\n"],
+      static: ["class Plain:\n    def __init__(self):\n        self.x = 1\n"],
+    },
+  },
+  {
+    id: "py-importlib",
+    languages: ["python"],
+    summary: "modules imported by a computed name (importlib, __import__)",
+    match: { call: { objects: ["importlib"], names: ["__import__", "import_module"] } },
+    examples: {
+      dynamic: [
+        "import importlib\ndef plugin(name):\n    return importlib.import_module(name).main()\n",
+        "def old(name):\n    return __import__(name)\n",
+      ],
+      static: ["import json\ndef parse(s):\n    return json.loads(s)\n"],
+    },
+  },
+  {
+    id: "py-kwargs-forward",
+    languages: ["python"],
+    summary: "**kwargs forwarded to another call: what the callee does depends on the caller's keywords",
+    match: { call: { kwargsForward: true } },
+    examples: {
+      dynamic: ["def wrapper(*args, **kwargs):\n    return target(*args, **kwargs)\n"],
+      static: ["def build(**kwargs):\n    return dict(kwargs)\n", "def call(opts):\n    return target(**{'a': 1})\n"],
+    },
+  },
+  {
+    id: "js-computed-call",
+    languages: JS_LIKE,
+    summary: "method called by a computed name: obj[expr](...)",
+    match: { call: { subscript: true } },
+    examples: {
+      dynamic: ["function run(obj, name) { return obj[name](); }\n"],
+      static: ["function run(obj) { return obj['fixed'](); }\n", "function get(obj, k) { return obj[k]; }\n"],
+    },
+  },
+  {
+    id: "js-eval",
+    languages: JS_LIKE,
+    summary: "code evaluated from a string (eval, new Function)",
+    match: { call: { names: ["eval"] }, newOf: ["Function"] },
+    examples: {
+      dynamic: ["function calc(s) { return eval(s); }\n", "const make = (body) => new Function('x', body);\n"],
+      static: ["function calc(a, b) { return a + b; }\n", "const make = () => new Map();\n"],
+    },
+  },
+  {
+    id: "js-dynamic-import",
+    languages: JS_LIKE,
+    summary: "a module loaded by a computed specifier: import(expr) / require(expr)",
+    match: { call: { dynamicImport: true } },
+    examples: {
+      dynamic: ["async function load(name) { return import(name); }\n", "function req(p) { return require(p); }\n"],
+      static: ["async function load() { return import('./fixed.js'); }\n", "const fs = require('fs');\n"],
+    },
+  },
+  {
+    id: "go-reflect",
+    languages: ["go"],
+    summary: "reflection: methods and fields reached through package reflect",
+    match: { call: { objects: ["reflect"] } },
+    examples: {
+      dynamic: ['package p\n\nimport "reflect"\n\nfunc Call(v any, m string) {\n\treflect.ValueOf(v).MethodByName(m).Call(nil)\n}\n'],
+      static: ['package p\n\nimport "strings"\n\nfunc Up(s string) string {\n\treturn strings.ToUpper(s)\n}\n'],
+    },
+  },
+];

@@ -1,0 +1,83 @@
+import type { Node, Tree } from "web-tree-sitter";
+import type { Collector } from "./collector.ts";
+import { stringValue, walkTree } from "./walk.ts";
+
+/** `go test` runs TestXxx and FuzzXxx (seed corpus); BenchmarkXxx and ExampleXxx are not tests here. */
+const GO_TEST = /^(Test|Fuzz)([^a-z].*)?$/;
+
+/** Go: functions, methods (qualname `Type.Method`), struct/interface types, calls, imports, tests. */
+export function extractGo(tree: Tree, col: Collector): void {
+  const testFile = col.path.endsWith("_test.go");
+  walkTree(tree, (c) => {
+    const type = c.nodeType;
+    col.at(c.startIndex);
+    switch (type) {
+      case "package_clause":
+        col.out.pkg = c.currentNode.namedChildren[0]?.text;
+        return false;
+      case "import_spec": {
+        const n = c.currentNode;
+        const spec = stringValue(n.childForFieldName("path"));
+        if (spec === undefined) return false;
+        const alias = n.childForFieldName("name")?.text;
+        col.import(alias ? { spec, level: 0, names: [], namespace: alias, line: n.startPosition.row + 1 } : { spec, level: 0, names: [], line: n.startPosition.row + 1 });
+        return false;
+      }
+      case "function_declaration": {
+        const n = c.currentNode;
+        const name = n.childForFieldName("name")?.text ?? "?";
+        const d = col.def(name, "function", n);
+        if (testFile && GO_TEST.test(name) && name !== "TestMain") col.test(d, "go", []);
+        return true;
+      }
+      case "method_declaration": {
+        const n = c.currentNode;
+        const name = n.childForFieldName("name")?.text ?? "?";
+        const recv = n.childForFieldName("receiver")?.namedChildren.find((p) => p?.type === "parameter_declaration");
+        const typeName = recv ? receiverType(recv.childForFieldName("type")) : undefined;
+        const receiver = recv?.childForFieldName("name")?.text;
+        col.def(name, "method", n, { qual: typeName ? `${typeName}.${name}` : name, receiver });
+        return true;
+      }
+      case "type_spec": {
+        const n = c.currentNode;
+        const t = n.childForFieldName("type")?.type;
+        if (t === "struct_type" || t === "interface_type") {
+          const name = n.childForFieldName("name")?.text ?? "?";
+          col.cls(name, n, []);
+          col.at(n.endIndex);
+        }
+        return false;
+      }
+      case "call_expression": {
+        const n = c.currentNode;
+        const f = n.childForFieldName("function");
+        const line = n.startPosition.row + 1;
+        if (f?.type === "identifier") col.call("plain", f.text, line);
+        else if (f?.type === "selector_expression") {
+          const op = f.childForFieldName("operand");
+          const name = f.childForFieldName("field")?.text ?? "?";
+          const fn = col.fn();
+          if (op?.type === "identifier" && fn.receiver && op.text === fn.receiver) {
+            col.call("self", name, line, fn.qualname.slice(0, fn.qualname.lastIndexOf(".")));
+          } else {
+            const o = op?.type === "identifier" ? op.text : undefined;
+            col.call("member", name, line, o);
+            if (o) col.dispatch({ on: "call", name, object: o });
+          }
+        }
+        return true;
+      }
+      default:
+        return true;
+    }
+  });
+}
+
+function receiverType(t: Node | null): string | undefined {
+  if (!t) return undefined;
+  if (t.type === "pointer_type") return receiverType(t.namedChildren[0] ?? null);
+  if (t.type === "generic_type") return t.childForFieldName("type")?.text;
+  if (t.type === "type_identifier") return t.text;
+  return t.text.replace(/^\*/, "").replace(/\[.*$/, "");
+}

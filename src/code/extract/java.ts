@@ -1,0 +1,53 @@
+import type { Tree } from "web-tree-sitter";
+import type { Collector } from "./collector.ts";
+import { walkTree } from "./walk.ts";
+
+const TYPES = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
+
+/** Java: types, methods and constructors (`Type.method`), calls by name. */
+export function extractJava(tree: Tree, col: Collector): void {
+  walkTree(tree, (c) => {
+    const type = c.nodeType;
+    col.at(c.startIndex);
+    if (TYPES.has(type)) {
+      const n = c.currentNode;
+      const sup = n.childForFieldName("superclass")?.namedChildren[0]?.text;
+      col.cls(n.childForFieldName("name")?.text ?? "?", n, sup ? [sup] : []);
+      return true;
+    }
+    switch (type) {
+      case "method_declaration":
+      case "constructor_declaration":
+      case "compact_constructor_declaration": {
+        const n = c.currentNode;
+        col.def(n.childForFieldName("name")?.text ?? "?", "method", n);
+        return true;
+      }
+      case "method_invocation": {
+        const n = c.currentNode;
+        const name = n.childForFieldName("name")?.text ?? "?";
+        const obj = n.childForFieldName("object");
+        const line = n.startPosition.row + 1;
+        if (!obj) col.call("self", name, line, col.enclosingClass()?.qualname);
+        else if (obj.type === "this") col.call("self", name, line, col.enclosingClass()?.qualname);
+        else if (obj.type === "super") col.call("super", name, line);
+        else col.call("member", name, line, obj.type === "identifier" ? obj.text : undefined);
+        return true;
+      }
+      case "object_creation_expression": {
+        const n = c.currentNode;
+        const t = n.childForFieldName("type")?.text;
+        if (t) col.call("new", t.replace(/<[\s\S]*$/, ""), n.startPosition.row + 1);
+        return true;
+      }
+      case "line_comment":
+      case "block_comment":
+      case "import_declaration":
+      case "package_declaration":
+      case "string_literal":
+        return false;
+      default:
+        return true;
+    }
+  });
+}

@@ -1,0 +1,151 @@
+import type { Node, Tree } from "web-tree-sitter";
+import type { Collector } from "./collector.ts";
+import { walkTree } from "./walk.ts";
+
+/** pytest's default `python_files`. */
+export const isPythonTestFile = (path: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path);
+
+/**
+ * Python: functions (async, decorated, nested), classes and methods, calls, imports, pytest tests
+ * (module-level `test*` functions and `test*` methods of `Test*` classes or unittest.TestCase subclasses).
+ */
+export function extractPython(tree: Tree, col: Collector): void {
+  const testFile = isPythonTestFile(col.path);
+  /** decorated_definition → the definition inside it starts at the decorators. */
+  let decoratedAt = -1;
+  let decorated: Node | undefined;
+  /** Test-class scopes by qualname. */
+  const testClasses = new Set<string>();
+  /** Per function qualname: its **kwargs parameter name. */
+  const kwargsOf = new Map<string, string>();
+
+  walkTree(tree, (c) => {
+    const type = c.nodeType;
+    col.at(c.startIndex);
+    switch (type) {
+      case "decorated_definition": {
+        const n = c.currentNode;
+        decorated = n;
+        decoratedAt = n.childForFieldName("definition")?.startIndex ?? -1;
+        return true;
+      }
+      case "function_definition": {
+        const n = c.currentNode;
+        const name = n.childForFieldName("name")?.text ?? "?";
+        const outer = decoratedAt === n.startIndex && decorated ? decorated : n;
+        const clsScope = col.directClass();
+        const atTop = col.atModuleLevel();
+        // Decorators were walked already (they come first in the decorated_definition, in the enclosing scope).
+        const def = col.def(name, "function", outer, { scopeEnd: n.endIndex });
+        const params = n.childForFieldName("parameters");
+        if (params) {
+          for (const p of params.namedChildren) {
+            if (p?.type === "dictionary_splat_pattern") {
+              const id = p.namedChildren[0];
+              if (id) kwargsOf.set(def.qualname, id.text);
+            }
+          }
+        }
+        if (testFile && name.startsWith("test")) {
+          if (atTop && !clsScope) col.test(def, "pytest", []);
+          else if (clsScope && testClasses.has(clsScope.qualname)) col.test(def, "pytest", clsScope.qualname.split("."));
+        }
+        return true;
+      }
+      case "class_definition": {
+        const n = c.currentNode;
+        const name = n.childForFieldName("name")?.text ?? "?";
+        const outer = decoratedAt === n.startIndex && decorated ? decorated : n;
+        const bases: string[] = [];
+        const sup = n.childForFieldName("superclasses");
+        if (sup) {
+          for (const b of sup.namedChildren) if (b && (b.type === "identifier" || b.type === "attribute")) bases.push(b.text);
+        }
+        const parentTest = col.directClass();
+        const cls = col.cls(name, outer, bases, n.endIndex);
+        const isTestCase = bases.some((b) => /(^|\.)(TestCase|IsolatedAsyncioTestCase)$/.test(b));
+        if (testFile && (isTestCase || (name.startsWith("Test") && (!parentTest || testClasses.has(parentTest.qualname))))) testClasses.add(cls.qualname);
+        return true;
+      }
+      case "import_statement":
+        importStatement(c.currentNode, col);
+        return false;
+      case "import_from_statement":
+        importFrom(c.currentNode, col);
+        return false;
+      case "future_import_statement":
+        return false;
+      case "call":
+        call(c.currentNode, col, kwargsOf);
+        return true;
+      default:
+        return true;
+    }
+  });
+}
+
+function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
+  const f = n.childForFieldName("function");
+  if (!f) return;
+  const line = n.startPosition.row + 1;
+  const args = n.childForFieldName("arguments");
+  if (f.type === "identifier") {
+    const name = f.text;
+    col.call("plain", name, line);
+    const first = args?.namedChildren[0];
+    col.dispatch({ on: "call", name, dynamicImport: name === "__import__" && !!first && first.type !== "string" });
+  } else if (f.type === "attribute") {
+    const obj = f.childForFieldName("object");
+    const name = f.childForFieldName("attribute")?.text ?? "?";
+    if (obj) {
+      const o = obj.type === "call" && obj.childForFieldName("function")?.text === "super" ? undefined : obj.text;
+      if (o === undefined) col.call("super", name, line);
+      else if ((o === "self" || o === "cls") && col.enclosingClass()) col.call("self", name, line, col.enclosingClass()!.qualname);
+      else col.call("member", name, line, obj.type === "identifier" || obj.type === "attribute" ? o : undefined);
+      if (obj.type === "identifier" || obj.type === "attribute") col.dispatch({ on: "call", name, object: obj.text });
+    }
+  }
+  if (args) {
+    const kw = kwargsOf.get(col.fn().qualname);
+    if (kw) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true });
+  }
+}
+
+function importStatement(n: Node, col: Collector): void {
+  const line = n.startPosition.row + 1;
+  for (const ch of n.namedChildren) {
+    if (!ch) continue;
+    if (ch.type === "dotted_name") col.import({ spec: ch.text, level: 0, names: [], namespace: ch.text, line });
+    else if (ch.type === "aliased_import") {
+      const mod = ch.childForFieldName("name")?.text ?? "";
+      const alias = ch.childForFieldName("alias")?.text ?? mod;
+      col.import({ spec: mod, level: 0, names: [{ imported: "*module*", local: alias }], line });
+    }
+  }
+}
+
+function importFrom(n: Node, col: Collector): void {
+  const line = n.startPosition.row + 1;
+  const modNode = n.childForFieldName("module_name");
+  let spec = "";
+  let level = 0;
+  if (modNode?.type === "relative_import") {
+    for (const ch of modNode.children) {
+      if (!ch) continue;
+      if (ch.type === "import_prefix") level = ch.text.length;
+      else if (ch.type === "dotted_name") spec = ch.text;
+    }
+  } else if (modNode) spec = modNode.text;
+  const names: { imported: string; local: string }[] = [];
+  let star = false;
+  for (const ch of n.namedChildren) {
+    if (!ch || ch === modNode || ch.startIndex === modNode?.startIndex) continue;
+    if (ch.type === "wildcard_import") star = true;
+    else if (ch.type === "dotted_name") names.push({ imported: ch.text, local: ch.text });
+    else if (ch.type === "aliased_import") {
+      const imported = ch.childForFieldName("name")?.text ?? "";
+      names.push({ imported, local: ch.childForFieldName("alias")?.text ?? imported });
+    }
+  }
+  col.import(star ? { spec, level, names, star, line } : { spec, level, names, line });
+}
