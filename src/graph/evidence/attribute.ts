@@ -1,0 +1,39 @@
+import type { Evidence } from "./types.ts";
+import { mapLinesToFunctions } from "./functions.ts";
+import type { FileFunctions } from "./ranges.ts";
+
+/** Per test: the Function ids it executed (its files' `<module>` ids when it ran module-level lines). */
+export type TestFunctions = Map<string, Set<string>>;
+
+export interface Attribution {
+  byTest: TestFunctions;
+  /** `<module>` id → number of lines that ran at import time. */
+  importTime: Map<string, number>;
+}
+
+/** Executed lines → Function ids, per test. Files guard has no functions for (not code) are skipped. */
+export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): Attribution {
+  const byTest: TestFunctions = new Map();
+  for (const t of ev.tests) byTest.set(t.id, new Set());
+  for (const [test, files] of Object.entries(ev.coverage)) {
+    const set = byTest.get(test) ?? new Set<string>();
+    byTest.set(test, set);
+    for (const [file, lines] of Object.entries(files)) {
+      const fns = functions.get(file);
+      if (!fns) continue;
+      const m = mapLinesToFunctions(fns.ranges, lines.filter((l) => l > 0));
+      for (const id of m.functions) set.add(id);
+      if (m.moduleLines.length > 0) set.add(fns.moduleId);
+    }
+  }
+  const importTime = new Map<string, number>();
+  for (const [file, lines] of Object.entries(ev.moduleLevel)) {
+    const fns = functions.get(file);
+    if (fns) importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
+  }
+  return { byTest, importTime };
+}
+
+/** Every file any test or import touched. */
+export const evidenceFiles = (ev: Evidence): string[] =>
+  [...new Set([...Object.values(ev.coverage).flatMap((f) => Object.keys(f)), ...Object.keys(ev.moduleLevel)])].sort();

@@ -1,0 +1,38 @@
+import type { Graph } from "../client.ts";
+import type { Attribution } from "./attribute.ts";
+import type { Evidence } from "./types.ts";
+
+export interface CheckResult {
+  name: "canary" | "every-passing-test-has-evidence";
+  ok: boolean;
+  detail: string;
+}
+
+/**
+ * A function that two tests ran must map to both in the graph. Catches a coverage core that credits a
+ * line only to the first test, and writes that lost edges. Skipped only when no function ran in two tests.
+ */
+export async function canaryCheck(graph: Graph, attr: Attribution, graphId: (id: string) => string): Promise<CheckResult> {
+  const testsOf = new Map<string, Set<string>>();
+  for (const [test, fns] of attr.byTest) for (const f of fns) if (!f.endsWith("::<module>")) (testsOf.get(f) ?? testsOf.set(f, new Set()).get(f)!).add(graphId(test));
+  const shared = [...testsOf].filter(([, ts]) => ts.size >= 2).sort((a, b) => b[1].size - a[1].size)[0];
+  if (!shared) return { name: "canary", ok: true, detail: "no function ran in two tests; nothing to compare" };
+  const [fn, expected] = shared;
+  const { rows } = await graph.roQuery(`MATCH (:Function {id: $f})-[:COVERED_BY {source: "coverage"}]->(t:Test) RETURN t.id AS t`, { f: fn });
+  const got = new Set(rows.map((r) => String(r.t)));
+  const missing = [...expected].filter((t) => !got.has(t));
+  return missing.length === 0
+    ? { name: "canary", ok: true, detail: `${fn} maps to all ${expected.size} tests that ran it` }
+    : { name: "canary", ok: false, detail: `${fn} ran in ${expected.size} tests but maps to ${got.size}; missing ${missing.slice(0, 3).join(", ")}` };
+}
+
+/** Passing tests with no evidence at all: selection could never pick them for a change. */
+export function evidenceless(ev: Evidence, attr: Attribution): string[] {
+  return ev.tests.filter((t) => t.outcome === "passed" && (attr.byTest.get(t.id)?.size ?? 0) === 0 && !(ev.filesRead[t.id]?.length)).map((t) => t.id);
+}
+
+export function evidencelessCheck(ids: string[]): CheckResult {
+  return ids.length === 0
+    ? { name: "every-passing-test-has-evidence", ok: true, detail: "every passing test ran some measured code" }
+    : { name: "every-passing-test-has-evidence", ok: false, detail: `${ids.length} passing test(s) have no evidence: ${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ", …" : ""}` };
+}

@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import nodeTestHook from "./node-test-hook.mjs" with { type: "text" };
+import v8Hook from "./v8-hook.mjs" with { type: "text" };
+import vitestHook from "./vitest-hook.mjs" with { type: "text" };
+import { ensureStateDir } from "../../../state/paths.ts";
+import type { Evidence } from "../types.ts";
+import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
+import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
+import { readHookOutput, windowsToEvidence } from "./windows.ts";
+
+export interface JsOptions {
+  root: string;
+  /** The package's directory (holds package.json); default root. */
+  dir?: string;
+  project?: JsProject;
+  /** Only these test files (refresh re-runs whole files: JS runners select by name pattern, not by id). */
+  files?: string[];
+}
+
+/**
+ * Run the project's JS/TS suite with guard's hook loaded into every test process. The hook files live
+ * under .guard/ (never in git) because vitest resolves a setup file's imports from where it sits.
+ */
+export async function recordJs(opts: JsOptions): Promise<Evidence> {
+  const dir = opts.dir ?? opts.root;
+  const project = opts.project ?? detectJsProject(dir);
+  if (!project) throw recordingFailed("no JavaScript test runner found", "package.json names no vitest or jest and its test script runs no `node --test`", "add a test script");
+  if (project.bin && !existsSync(project.bin))
+    throw toolMissing(project.runner, `${dir}/node_modules`, `${project.packageManager} install` + (project.runner === "node:test" ? "" : ` (or ${addDevCommand(project.packageManager, project.runner)})`));
+
+  const hooks = join(ensureStateDir(opts.root), `evidence-hooks-${process.pid}`);
+  const out = join(hooks, "out");
+  rmSync(hooks, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(hooks, "v8-hook.mjs"), v8Hook);
+  writeFileSync(join(hooks, "node-test-hook.mjs"), nodeTestHook);
+  writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
+  try {
+    const { cmd, env } = command(project, dir, hooks, opts.files ?? []);
+    const proc = Bun.spawn(cmd, {
+      cwd: dir,
+      env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, NODE_V8_COVERAGE: "", FORCE_COLOR: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const files = readdirSync(out);
+    if (!files.some((f) => f.startsWith("windows-")))
+      throw recordingFailed(`${project.runner} ran (exit ${code}) but guard's hook saw no test`, tail(stdout + "\n" + stderr), "run the suite by hand and check that it finds tests");
+    const { records, sources } = readHookOutput(out, files);
+    const ev = windowsToEvidence(opts.root, project.runner, records, sources);
+    ev.notes.push(`${project.runner}: per-test V8 coverage through the inspector`);
+    return ev;
+  } finally {
+    rmSync(hooks, { recursive: true, force: true });
+  }
+}
+
+function command(project: JsProject, dir: string, hooks: string, files: string[]): { cmd: string[]; env: Record<string, string> } {
+  if (project.runner === "node:test") {
+    const prior = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
+    return {
+      cmd: ["node", "--test", ...(files.length > 0 ? files : project.nodeTestArgs)],
+      env: { NODE_OPTIONS: `${prior}--import=${join(hooks, "node-test-hook.mjs")}` },
+    };
+  }
+  if (project.runner === "vitest") {
+    const setup = JSON.stringify(join(hooks, "vitest-hook.mjs"));
+    const user = project.vitestConfig ? JSON.stringify(project.vitestConfig) : undefined;
+    const config = user
+      ? `import { mergeConfig } from "vitest/config";\nimport user from ${user};\nexport default async (env) => mergeConfig(typeof user === "function" ? await user(env) : user, { test: { setupFiles: [${setup}] } });\n`
+      : `export default { test: { setupFiles: [${setup}] } };\n`;
+    writeFileSync(join(hooks, "vitest.config.mjs"), config);
+    return { cmd: [project.bin!, "run", "--config", join(hooks, "vitest.config.mjs"), "--root", dir, "--coverage.enabled=false", ...files], env: {} };
+  }
+  throw recordingFailed("per-test evidence for jest is not built yet", "only vitest and node:test are recorded", "run `guard evidence` on a vitest or node:test suite");
+}

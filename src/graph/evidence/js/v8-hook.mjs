@@ -1,0 +1,67 @@
+// Loaded into every test process guard runs (node:test: --import; vitest: setupFiles; jest:
+// setupFilesAfterEach). Takes V8 precise coverage through an in-process inspector session at each test
+// boundary, so each window's counts belong to one test; the window before a file's first test is import
+// time. Writes raw windows and the sources of the scripts they name; guard maps them to lines.
+import inspector from "node:inspector";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const OUT = process.env.GUARD_EVIDENCE_OUT;
+const ROOT = process.env.GUARD_EVIDENCE_ROOT;
+
+function state() {
+  if (process.__guardEvidence) return process.__guardEvidence;
+  mkdirSync(OUT, { recursive: true });
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => {
+    let result, error;
+    session.post(method, params, (e, r) => ((error = e), (result = r)));
+    if (error) throw error;
+    return result;
+  };
+  post("Profiler.enable");
+  post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
+  post("Debugger.enable");
+  const s = { post, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`) };
+  process.__guardEvidence = s;
+  return s;
+}
+
+const wanted = (url) => {
+  const path = url.startsWith("file://") ? decodeURIComponent(url.slice(7)) : url;
+  return path.startsWith(ROOT + "/") && !path.includes("/node_modules/") && !path.startsWith(ROOT + "/.guard/") ? path : undefined;
+};
+
+/** Take the counts since the last take and write them with the test they belong to ("" = import time). */
+function take(owner) {
+  const s = state();
+  const { result } = s.post("Profiler.takePreciseCoverage");
+  const scripts = [];
+  for (const sc of result) {
+    const path = wanted(sc.url);
+    if (!path || !sc.functions.some((f) => f.ranges[0].count > 0)) continue;
+    if (!s.seen.has(sc.scriptId)) {
+      s.seen.add(sc.scriptId);
+      const { scriptSource } = s.post("Debugger.getScriptSource", { scriptId: sc.scriptId });
+      writeFileSync(join(OUT, `source-${process.pid}-${sc.scriptId}.json`), JSON.stringify({ path, source: scriptSource }));
+    }
+    scripts.push({ scriptId: sc.scriptId, functions: sc.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count])) });
+  }
+  appendFileSync(s.log, JSON.stringify({ pid: process.pid, owner, scripts }) + "\n");
+}
+
+export function testStarted(id) {
+  const s = state();
+  take(s.stack.at(-1) ?? { id: "", file: id.file });
+  s.stack.push({ ...id, started: performance.now() });
+}
+
+export function testEnded(outcome) {
+  const s = state();
+  const top = s.stack.pop();
+  if (!top) return;
+  take(top);
+  appendFileSync(s.log, JSON.stringify({ pid: process.pid, result: { id: top.id, file: top.file, outcome, durationMs: performance.now() - top.started } }) + "\n");
+}
+state();

@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { addLines, emptyEvidence, type Evidence, type Framework, type Outcome } from "../types.ts";
+import { externalSourceMapName, inlineSourceMap, lineTable, type LineTable, type RawSourceMap } from "./source-map.ts";
+import { executedLines, type V8Range } from "./v8-lines.ts";
+
+/** What the in-process hook wrote: one JSON per line. */
+export type WindowRecord =
+  | { pid: number; owner: { id: string; file: string }; scripts: { scriptId: string; functions: V8Range[][] }[] }
+  | { pid: number; result: { id: string; file: string; outcome: Outcome; durationMs: number } };
+
+export interface ScriptSource {
+  path: string;
+  source: string;
+}
+
+const rel = (root: string, path: string) => relative(root, path).split("\\").join("/");
+
+/** A script's generated lines → original (file, line), through its source map when it has one. */
+function originalLines(root: string, script: ScriptSource, lines: number[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  let map: RawSourceMap | undefined = inlineSourceMap(script.source);
+  if (!map) {
+    const name = externalSourceMapName(script.source);
+    const file = name ? resolve(dirname(script.path), name) : undefined;
+    if (file && existsSync(file)) {
+      try {
+        map = JSON.parse(readFileSync(file, "utf8")) as RawSourceMap;
+      } catch {}
+    }
+  }
+  if (!map) {
+    out.set(rel(root, script.path), lines);
+    return out;
+  }
+  const table: LineTable = lineTable(map);
+  const base = resolve(dirname(script.path), map.sourceRoot ?? "");
+  const sources = map.sources.map((s) => rel(root, s.startsWith("file://") ? decodeURIComponent(s.slice(7)) : resolve(base, s)));
+  for (const line of lines) {
+    for (const [src, orig] of table[line - 1] ?? []) {
+      const file = sources[src];
+      if (!file || file.startsWith("..") || file.includes("node_modules/")) continue;
+      let list = out.get(file);
+      if (!list) out.set(file, (list = []));
+      list.push(orig);
+    }
+  }
+  return out;
+}
+
+/**
+ * Turn the hook's windows into evidence. A window owned by "" (before a file's first test) is import
+ * time: module-level evidence. Test ids are `file::describe > name`.
+ */
+export function windowsToEvidence(root: string, framework: Framework, records: WindowRecord[], sources: Map<string, ScriptSource>): Evidence {
+  const ev = emptyEvidence();
+  const testId = (file: string, id: string) => `${rel(root, file)}::${id}`;
+  for (const rec of records) {
+    if ("result" in rec) {
+      const { id, file, outcome, durationMs } = rec.result;
+      const name = id.split(" > ").pop() ?? id;
+      ev.tests.push({ id: testId(file, id), selector: id, file: rel(root, file), name, framework, outcome, durationMs: Math.round(durationMs * 1000) / 1000 });
+      continue;
+    }
+    const dst = rec.owner.id === "" ? ev.moduleLevel : (ev.coverage[testId(rec.owner.file, rec.owner.id)] ??= {});
+    for (const sc of rec.scripts) {
+      const script = sources.get(`${rec.pid}:${sc.scriptId}`);
+      if (!script) continue;
+      const mapped = originalLines(root, script, executedLines(script.source, sc.functions));
+      for (const [file, lines] of mapped) addLines(dst, file, lines);
+    }
+  }
+  // Every test the runner reported has an entry, even one that ran no measured code.
+  for (const t of ev.tests) ev.coverage[t.id] ??= {};
+  return ev;
+}
+
+/** Read the hook's output folder. */
+export function readHookOutput(out: string, files: string[]): { records: WindowRecord[]; sources: Map<string, ScriptSource> } {
+  const records: WindowRecord[] = [];
+  const sources = new Map<string, ScriptSource>();
+  for (const f of files) {
+    const text = readFileSync(join(out, f), "utf8");
+    if (f.startsWith("windows-")) {
+      for (const line of text.split("\n")) if (line) records.push(JSON.parse(line) as WindowRecord);
+    } else if (f.startsWith("source-")) {
+      const m = /^source-(\d+)-(.+)\.json$/.exec(f);
+      if (m) sources.set(`${m[1]}:${m[2]}`, JSON.parse(text) as ScriptSource);
+    }
+  }
+  return { records, sources };
+}

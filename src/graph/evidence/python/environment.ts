@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/** How to start the project's Python: the interpreter and how a user adds a dev tool to it. */
+export interface PythonEnv {
+  kind: "venv" | "uv" | "poetry" | "virtualenv" | "system";
+  python: string;
+  /** The command a user runs to add `pkg` to this environment. */
+  addCommand(pkg: string): string;
+}
+
+const which = (cmd: string): string | undefined => Bun.which(cmd) ?? undefined;
+
+/** Find the project's interpreter: .venv / venv (uv and poetry in-project too), poetry's env, $VIRTUAL_ENV, python3. */
+export function detectPythonEnv(dir: string, env: Record<string, string | undefined> = process.env): PythonEnv {
+  const uvProject = existsSync(join(dir, "uv.lock"));
+  const poetryProject = existsSync(join(dir, "poetry.lock"));
+  for (const venv of [".venv", "venv"]) {
+    const python = join(dir, venv, "bin", "python");
+    if (existsSync(python)) {
+      if (uvProject) return { kind: "uv", python, addCommand: (p) => `uv add --dev ${p}` };
+      if (poetryProject) return { kind: "poetry", python, addCommand: (p) => `poetry add --group dev ${p}` };
+      return { kind: "venv", python, addCommand: (p) => `${venv}/bin/python -m pip install ${p}` };
+    }
+  }
+  if (poetryProject && which("poetry")) {
+    const r = Bun.spawnSync(["poetry", "env", "info", "--path"], { cwd: dir, stdout: "pipe", stderr: "ignore" });
+    const path = r.stdout.toString().trim();
+    if (r.exitCode === 0 && path && existsSync(join(path, "bin", "python")))
+      return { kind: "poetry", python: join(path, "bin", "python"), addCommand: (p) => `poetry add --group dev ${p}` };
+  }
+  if (env.VIRTUAL_ENV && existsSync(join(env.VIRTUAL_ENV, "bin", "python")))
+    return { kind: "virtualenv", python: join(env.VIRTUAL_ENV, "bin", "python"), addCommand: (p) => `python -m pip install ${p}` };
+  const python = which("python3") ?? which("python") ?? "python3";
+  return { kind: "system", python, addCommand: (p) => `${python} -m pip install ${p}` };
+}
+
+/** Which of `modules` the interpreter cannot import. */
+export function missingModules(python: string, modules: string[], cwd: string): string[] {
+  const script = `import importlib.util,sys\nprint(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))`;
+  const r = Bun.spawnSync([python, "-c", script, ...modules], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) return modules;
+  return r.stdout.toString().trim().split(/\s+/).filter(Boolean);
+}

@@ -1,0 +1,104 @@
+"""pytest plugin guard loads with `-p guard_evidence` to record per-test evidence.
+
+Coverage contexts: "" while modules are imported (collection), then each test's node id for its
+setup, call and teardown phases (so the phases are unioned). One JSON file per process, so xdist
+workers write theirs and guard merges them.
+"""
+import json
+import os
+import sys
+
+_ROOT = os.path.realpath(os.environ.get("GUARD_EVIDENCE_ROOT", os.getcwd()))
+_OUT = os.environ.get("GUARD_EVIDENCE_OUT", "")
+_SKIP_DIRS = tuple(
+    os.path.join(_ROOT, d) + os.sep
+    for d in (".venv", "venv", ".tox", ".nox", ".git", ".guard", "node_modules", "__pycache__", ".pytest_cache")
+)
+_current = [""]
+_reads = {}
+_reports = []
+
+
+def _inside(path):
+    return path.startswith(_ROOT + os.sep) and not path.startswith(_SKIP_DIRS) and "site-packages" not in path
+
+
+def _audit(event, args):
+    if event != "open" or not args:
+        return
+    p = args[0]
+    if isinstance(p, int):
+        return
+    try:
+        p = os.fsdecode(p)
+    except Exception:
+        return
+    if p.endswith((".py", ".pyc", ".so", ".pth")):
+        return
+    full = os.path.realpath(os.path.join(os.getcwd(), p)) if not os.path.isabs(p) else os.path.realpath(p)
+    if _inside(full) and os.path.isfile(full):
+        _reads.setdefault(_current[0], set()).add(os.path.relpath(full, _ROOT))
+
+
+import pytest  # noqa: E402
+import coverage  # noqa: E402  (COVERAGE_CORE is read when the collector starts)
+
+_cov = coverage.Coverage(
+    data_file=None,
+    config_file=False,
+    branch=False,
+    source=[_ROOT],
+    omit=[d + "*" for d in _SKIP_DIRS] + ["*/site-packages/*"],
+)
+_cov.start()
+sys.addaudithook(_audit)
+
+
+def _core():
+    for key, value in _cov.sys_info():
+        if key == "core":
+            return str(value)
+    return "unknown"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _current[0] = item.nodeid
+    _cov.switch_context(item.nodeid)
+
+
+def pytest_runtest_logreport(report):
+    if hasattr(report, "node"):  # an xdist controller hearing a worker's report; the worker records it
+        return
+    _reports.append(
+        {"id": report.nodeid, "when": report.when, "outcome": report.outcome, "duration": report.duration}
+    )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _cov.stop()
+    if not _OUT:
+        return
+    data = _cov.get_data()
+    coverage_by_context = {}
+    for path in data.measured_files():
+        real = os.path.realpath(path)
+        if not _inside(real):
+            continue
+        rel = os.path.relpath(real, _ROOT)
+        for line, contexts in data.contexts_by_lineno(path).items():
+            for ctx in contexts:
+                coverage_by_context.setdefault(ctx, {}).setdefault(rel, []).append(line)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    rootdir = os.path.relpath(os.path.realpath(str(session.config.rootpath)), _ROOT).replace(os.sep, "/")
+    out = {
+        "rootdir": rootdir,
+        "core": _core(),
+        "worker": worker,
+        "coverage": coverage_by_context,
+        "reports": _reports,
+        "reads": {k: sorted(v) for k, v in _reads.items()},
+    }
+    os.makedirs(_OUT, exist_ok=True)
+    with open(os.path.join(_OUT, "evidence-%s-%d.json" % (worker, os.getpid())), "w") as f:
+        json.dump(out, f)

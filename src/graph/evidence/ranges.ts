@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { extractSource } from "../../code/extract/index.ts";
+import { INDEXED_LANGUAGES } from "../../code/extract/index.ts";
+import { languageForPath } from "../../code/parser.ts";
+import type { Graph } from "../client.ts";
+import { functionId, MODULE_QUALNAME } from "../schema.ts";
+import { pythonBodyStart, type FunctionRange } from "./functions.ts";
+
+export interface FileFunctions {
+  ranges: FunctionRange[];
+  /** The file's `<module>` Function id (module-level lines are credited to it). */
+  moduleId: string;
+}
+
+interface RawDef {
+  id: string;
+  kind: string;
+  start: number;
+  end: number;
+}
+
+function toRanges(file: string, root: string, defs: RawDef[]): FileFunctions {
+  const python = file.endsWith(".py");
+  const lines = python && existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8").split("\n") : [];
+  const ranges = defs
+    .filter((d) => d.kind !== "module" && d.kind !== "describe")
+    .map((d) => ({ id: d.id, start: d.start, end: d.end, bodyStart: python ? pythonBodyStart(lines, d.start, d.end) : d.start }));
+  return { ranges, moduleId: functionId(file, MODULE_QUALNAME) };
+}
+
+/**
+ * Function ranges of `files`, from the graph's Function nodes (what `guard index` wrote) and, for a file
+ * the graph does not know yet, from the same extractor the indexer uses, so ids agree either way.
+ */
+export async function functionsOf(root: string, files: string[], graph?: Graph): Promise<Map<string, FileFunctions>> {
+  const out = new Map<string, FileFunctions>();
+  const byFile = new Map<string, RawDef[]>();
+  if (graph && files.length > 0) {
+    const { rows } = await graph.roQuery(
+      "MATCH (f:Function) WHERE f.file IN $files RETURN f.id AS id, f.file AS file, f.kind AS kind, f.start AS start, f.end AS end",
+      { files },
+    );
+    for (const r of rows) {
+      const list = byFile.get(String(r.file)) ?? [];
+      list.push({ id: String(r.id), kind: String(r.kind), start: Number(r.start), end: Number(r.end) });
+      byFile.set(String(r.file), list);
+    }
+  }
+  for (const file of files) {
+    let defs = byFile.get(file);
+    if (!defs) {
+      const lang = languageForPath(file);
+      if (!lang || !INDEXED_LANGUAGES.has(lang) || !existsSync(join(root, file))) continue;
+      const ex = await extractSource(file, lang, readFileSync(join(root, file), "utf8"));
+      defs = ex.defs.map((d) => ({ id: functionId(file, d.qualname), kind: d.kind, start: d.start, end: d.end }));
+    }
+    out.set(file, toRanges(file, root, defs));
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+import { GuardError } from "../../cli/errors.ts";
+import { EXIT } from "../../cli/exit-codes.ts";
+import { headSha, requireRepoRoot } from "../../repo/git.ts";
+import type { Graph } from "../client.ts";
+import { attribute, evidenceFiles } from "./attribute.ts";
+import { canaryCheck, evidenceless, evidencelessCheck, type CheckResult } from "./checks.ts";
+import { staleTests } from "./changed.ts";
+import { detectEcosystems, type Ecosystem } from "./detect.ts";
+import { recordGo } from "./go/record.ts";
+import { recordJs } from "./js/record.ts";
+import { recordPytest } from "./python/record.ts";
+import { functionsOf } from "./ranges.ts";
+import { mergeEvidence, type Evidence } from "./types.ts";
+import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
+
+export interface RecordOptions {
+  /** Install missing tools (coverage, pytest) into the project's environment. */
+  install?: boolean;
+  /** Re-record only tests whose covered code changed since their evidence was verified. */
+  changed?: boolean;
+  /** Extra pytest arguments (e.g. ["-n", "2"]). */
+  pytestArgs?: string[];
+  /** The graph to write; default openGraph(root). */
+  graph?: Graph;
+  ecosystems?: Ecosystem[];
+}
+
+export interface EvidenceReport {
+  ok: boolean;
+  sha: string;
+  ecosystems: Ecosystem[];
+  changedOnly: boolean;
+  tests: { total: number; passed: number; failed: number; skipped: number };
+  /** Passing tests with no evidence (target: none). */
+  withoutEvidence: string[];
+  checks: CheckResult[];
+  write?: WriteSummary;
+  notes: string[];
+  durationMs: number;
+}
+
+/**
+ * `guard evidence` and the evidence step of `guard init`: run each suite once with per-test coverage,
+ * map lines to the graph's functions, write COVERED_BY / READ_BY / Run / FAILED_IN, then self-check.
+ */
+export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): Promise<EvidenceReport> {
+  const root = requireRepoRoot(rootIn);
+  const started = performance.now();
+  const sha = headSha(root);
+  if (!sha) throw new GuardError("cannot record evidence: the repository has no commits", "evidence is keyed by commit", "commit first", EXIT.USAGE, "E_NO_COMMITS");
+  const ecosystems = opts.ecosystems ?? detectEcosystems(root);
+  if (ecosystems.length === 0)
+    throw new GuardError("cannot record evidence: no test suite found", "guard looks for pytest, vitest, jest, node:test and go test suites at the repository's top", "run guard evidence at the top of a repository with tests", EXIT.UNAVAILABLE, "E_NO_SUITE");
+
+  const graph = opts.graph ?? (await (await import("../open.ts")).openGraph(root));
+  try {
+    let select: Map<string, string[]> | undefined;
+    if (opts.changed) {
+      const stale = await staleTests(root, graph);
+      select = new Map();
+      for (const t of stale) select.set(t.framework, [...(select.get(t.framework) ?? []), t.framework === "pytest" ? t.selector : t.framework === "go" ? t.id : t.file]);
+    }
+    const parts: Evidence[] = [];
+    for (const eco of ecosystems) {
+      if (eco === "python") {
+        const sel = select?.get("pytest");
+        if (select && !sel) continue;
+        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel }));
+      } else if (eco === "js") {
+        const sel = select ? [...new Set(["vitest", "node:test", "jest"].flatMap((f) => select!.get(f) ?? []))] : undefined;
+        if (sel && sel.length === 0) continue;
+        parts.push(await recordJs({ root, files: sel }));
+      } else {
+        const sel = select?.get("go");
+        if (select && !sel) continue;
+        parts.push(await recordGo({ root, select: sel }));
+      }
+    }
+    const ev = mergeEvidence(parts);
+    const functions = await functionsOf(root, evidenceFiles(ev), graph);
+    const attr = attribute(ev, functions);
+    const durationMs = performance.now() - started;
+    const tests = {
+      total: ev.tests.length,
+      passed: ev.tests.filter((t) => t.outcome === "passed").length,
+      failed: ev.tests.filter((t) => t.outcome === "failed").length,
+      skipped: ev.tests.filter((t) => t.outcome === "skipped").length,
+    };
+    if (ev.tests.length === 0)
+      return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
+    const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed);
+    const resolved = await resolveTests(graph, ev.tests);
+    const missing = evidenceless(ev, attr);
+    const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
+    return { ok: checks.every((c) => c.ok), sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: missing, checks, write, notes: ev.notes, durationMs: performance.now() - started };
+  } finally {
+    if (!opts.graph) await graph.close();
+  }
+}

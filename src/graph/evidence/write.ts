@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import type { Graph } from "../client.ts";
+import { EVIDENCE_INDEXES, FILE_CONFIDENCE, TEST_CONFIDENCE } from "../schema-evidence.ts";
+import type { Attribution } from "./attribute.ts";
+import { resolveTestId, templatesOf } from "./test-ids.ts";
+import type { Evidence, RecordedTest } from "./types.ts";
+
+export interface WriteSummary {
+  runId: string;
+  tests: number;
+  edges: number;
+  reads: number;
+  /** Recorded id → graph Test id, where they differ. */
+  renamed: Record<string, string>;
+}
+
+/** Map recorded tests onto the graph's Test ids; tests of one graph id (parameters, subtests) merge. */
+export async function resolveTests(graph: Graph, tests: RecordedTest[]): Promise<Map<string, string>> {
+  const files = [...new Set(tests.map((t) => t.file))];
+  const { rows } = await graph.roQuery("MATCH (t:Test) WHERE t.file IN $files RETURN t.id AS id", { files });
+  const known = new Set(rows.map((r) => String(r.id)));
+  const templates = templatesOf(known);
+  return new Map(tests.map((t) => [t.id, resolveTestId(t.id, known, templates)]));
+}
+
+/**
+ * Write one recording: Test durations and outcomes, COVERED_BY (replacing these tests' earlier coverage
+ * edges), READ_BY, import-time evidence on `<module>` nodes, a Run with FAILED_IN, and EvidenceMeta.
+ */
+export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attribution, sha: string, durationMs: number, partial: boolean): Promise<WriteSummary> {
+  for (const ix of EVIDENCE_INDEXES) await graph.createIndex(ix.label, ix.properties);
+  const literal = (s: string) => JSON.stringify(s); // shas and run ids are [0-9a-z-]
+  const runId = `run-${Date.now()}-${randomBytes(3).toString("hex")}`;
+  const resolved = await resolveTests(graph, ev.tests);
+  const graphId = (id: string) => resolved.get(id) ?? id;
+
+  // One row per graph test: parametrized cases and subtests merge (failed wins, durations add).
+  const merged = new Map<string, RecordedTest & { granularity: string }>();
+  for (const t of ev.tests) {
+    const id = graphId(t.id);
+    const prev = merged.get(id);
+    const granularity = ev.granularity[t.id] ?? "test";
+    if (!prev) merged.set(id, { ...t, id, granularity });
+    else {
+      prev.durationMs += t.durationMs;
+      if (t.outcome === "failed" || (prev.outcome === "skipped" && t.outcome === "passed")) prev.outcome = t.outcome;
+    }
+  }
+  const tests = [...merged.values()];
+  await graph.writeBatch(
+    `MERGE (t:Test {id: row.id})
+     ON CREATE SET t.file = row.file, t.name = row.name, t.qualname = row.name, t.framework = row.framework, t.selector = row.selector
+     SET t.duration_ms = row.duration, t.last_outcome = row.outcome, t.evidence_sha = ${literal(sha)}, t.evidence_run = ${literal(runId)}, t.evidence_granularity = row.granularity`,
+    tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity })),
+  );
+
+  const edges: Record<string, string | number>[] = [];
+  const seen = new Set<string>();
+  for (const [test, fns] of attr.byTest) {
+    const id = graphId(test);
+    const confidence = ev.granularity[test] === "file" ? FILE_CONFIDENCE : TEST_CONFIDENCE;
+    for (const f of fns) {
+      const key = `${f}\0${id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ f, file: f.slice(0, f.indexOf("::")), qualname: f.slice(f.indexOf("::") + 2), t: id, confidence, granularity: ev.granularity[test] ?? "test" });
+    }
+  }
+  await graph.writeBatch(
+    `MATCH (t:Test {id: row.t})
+     MERGE (f:Function {id: row.f})
+     ON CREATE SET f.file = row.file, f.qualname = row.qualname, f.name = row.qualname
+     MERGE (f)-[r:COVERED_BY {source: "coverage"}]->(t)
+     SET r.confidence = row.confidence, r.granularity = row.granularity, r.evidence_count = coalesce(r.evidence_count, 0) + 1,
+         r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
+    edges,
+  );
+  // Edges of these tests that this recording did not confirm are stale: the code no longer runs there.
+  await graph.writeBatch(
+    `MATCH (:Function)-[r:COVERED_BY {source: "coverage"}]->(t:Test {id: row.t}) WHERE r.run_id <> ${literal(runId)} DELETE r`,
+    tests.map((t) => ({ t: t.id })),
+  );
+
+  const reads: Record<string, string>[] = [];
+  for (const [test, files] of Object.entries(ev.filesRead)) for (const p of files) reads.push({ p, t: graphId(test) });
+  await graph.writeBatch(
+    `MATCH (t:Test {id: row.t}) MERGE (f:File {path: row.p}) MERGE (f)-[r:READ_BY]->(t) SET r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
+    reads,
+  );
+  await graph.writeBatch(
+    `MATCH (:File)-[r:READ_BY]->(t:Test {id: row.t}) WHERE r.run_id <> ${literal(runId)} DELETE r`,
+    tests.map((t) => ({ t: t.id })),
+  );
+
+  await graph.writeBatch(
+    `MERGE (f:Function {id: row.id}) ON CREATE SET f.file = row.file, f.qualname = "<module>", f.name = "<module>", f.kind = "module"
+     SET f.import_lines = row.lines, f.import_verified_sha = ${literal(sha)}`,
+    [...attr.importTime].map(([id, lines]) => ({ id, lines, file: id.slice(0, id.indexOf("::")) })),
+  );
+
+  const failed = tests.filter((t) => t.outcome === "failed");
+  await graph.query(
+    `CREATE (:Run {id: $id, timestamp: $ts, commit_sha: $sha, duration_ms: $d, total: $total, passed: $passed, failed: $failed, source: "evidence", partial: $partial})`,
+    { id: runId, ts: new Date().toISOString(), sha, d: Math.round(durationMs), total: tests.length, passed: tests.filter((t) => t.outcome === "passed").length, failed: failed.length, partial },
+  );
+  await graph.writeBatch(`MATCH (t:Test {id: row.t}), (r:Run {id: ${literal(runId)}}) MERGE (t)-[:FAILED_IN]->(r)`, failed.map((t) => ({ t: t.id })));
+  await graph.query(
+    `MERGE (m:EvidenceMeta {id: "coverage"}) SET m.sha = $sha, m.recorded_at = $ts, m.run_id = $run, m.tests = $tests, m.edges = $edges, m.frameworks = $fw`,
+    { sha, ts: new Date().toISOString(), run: runId, tests: tests.length, edges: edges.length, fw: [...new Set(tests.map((t) => t.framework))].join(",") },
+  );
+  const renamed: Record<string, string> = {};
+  for (const [a, b] of resolved) if (a !== b) renamed[a] = b;
+  return { runId, tests: tests.length, edges: edges.length, reads: reads.length, renamed };
+}

@@ -1,0 +1,23 @@
+/**
+ * What the evidence pillar adds to the graph (src/graph/schema.ts lists the shared part: COVERED_BY,
+ * FAILED_IN, Run). Written by src/graph/evidence/write.ts.
+ *
+ *   (Function)-[:COVERED_BY {source: "coverage", confidence, evidence_count, last_verified_sha, run_id, granularity}]->(Test)
+ *       confidence   1.0 per-test evidence; FILE_CONFIDENCE when only per-test-file evidence was possible
+ *       evidence_count  how many recordings have confirmed this edge
+ *       A test's lines outside every function (a lazy import, a class body) credit its file's `<module>`.
+ *   (File)-[:READ_BY {last_verified_sha, run_id}]->(Test)   a non-code file the test opened (data, templates)
+ *   (Test)-[:FAILED_IN]->(Run)
+ *   Test += {duration_ms, last_outcome, evidence_sha, evidence_run}
+ *   Function(<module>) += {import_lines, import_verified_sha}   lines run at import time (module level,
+ *       class bodies), credited to no single test: an edit there selects the tests of the importing files
+ *   (:Run {id, timestamp, commit_sha, duration_ms, total, passed, failed, source: "evidence"})
+ *   (:EvidenceMeta {id: "coverage", sha, recorded_at, tests, edges, frameworks})   the last recording
+ */
+export const EVIDENCE_EDGES = ["COVERED_BY", "READ_BY", "FAILED_IN"] as const;
+export const FILE_CONFIDENCE = 0.6;
+export const TEST_CONFIDENCE = 1.0;
+export const EVIDENCE_INDEXES: { label: string; properties: string[] }[] = [
+  { label: "Run", properties: ["id"] },
+  { label: "EvidenceMeta", properties: ["id"] },
+];
