@@ -1,0 +1,144 @@
+import * as v from "valibot";
+import { homedir } from "node:os";
+import { appendEvent } from "../state/events.ts";
+import { guardHome } from "../state/paths.ts";
+import { findRepoRoot } from "../repo/git.ts";
+import { describeError } from "../cli/errors.ts";
+import { exit2 } from "./answer.ts";
+import { checkEdit } from "./edit-check.ts";
+import { checkShell } from "./shell-check.ts";
+import { findEvent, findHost } from "./registry.ts";
+import { guardHookFiles } from "./status.ts";
+import { stopGate } from "./stop-gate.ts";
+import { BLOCKING_EVENTS, type HookAnswer, type HookEvent, type HookVerdict, type HostEventSpec, type HostRecord } from "./types.ts";
+
+export interface HandleResult {
+  answer: HookAnswer;
+  verdict: HookVerdict;
+  event?: HookEvent;
+  latencyMs: number;
+}
+
+export interface HandleOptions {
+  processCwd: string;
+}
+
+/** Answer one hook call. Never throws: every failure ends in the safe answer for that event, logged. */
+export async function handleAgentEvent(hostId: string, eventId: string, stdin: string, opts: HandleOptions): Promise<HandleResult> {
+  const started = performance.now();
+  const host = findHost(hostId);
+  const spec = host ? findEvent(host, eventId) : undefined;
+  if (!host || !spec) {
+    const what = !host ? `unknown host \`${hostId}\`` : `unknown event \`${eventId}\` for ${host.name}`;
+    const verdict: HookVerdict = { decision: "BLOCK", code: "HOOK_UNKNOWN", reason: `${what}; see \`guard hook status\` for the hosts and events guard answers` };
+    const answer = exit2(`guard: ${verdict.reason}`);
+    return finish(started, { host: hostId, hostEvent: eventId, event: "pre-shell", cwd: opts.processCwd }, verdict, answer, false);
+  }
+
+  let ev: HookEvent = { host: host.id, hostEvent: spec.id, event: spec.maps[0]!, cwd: opts.processCwd };
+  let verdict: HookVerdict;
+  try {
+    const decoded = decode(host, spec, stdin, opts);
+    if ("error" in decoded) {
+      verdict = malformed(ev, decoded.error);
+      if (ev.event === "stop") verdict = await decide(host, ev);
+    } else if (decoded.event === undefined) {
+      verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
+    } else {
+      ev = decoded.event;
+      verdict = await decide(host, ev);
+    }
+  } catch (e) {
+    verdict = internalError(ev, e);
+  }
+  verdict = askOrBlock(host, verdict);
+  let answer: HookAnswer;
+  try {
+    answer = host.encode(verdict, ev);
+  } catch (e) {
+    answer = exit2(`guard: could not encode the answer: ${describeError(e)}`);
+  }
+  return finish(started, ev, verdict, answer, true);
+}
+
+type Decoded = { error: string } | { event: HookEvent | undefined };
+
+function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: HandleOptions): Decoded {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(stdin.replace(/^\uFEFF/, ""));
+  } catch (e) {
+    return { error: stdin.trim().length === 0 ? "the payload on stdin was empty" : `the payload is not JSON (${describeError(e)})` };
+  }
+  const r = v.safeParse(spec.schema, payload);
+  if (!r.success) {
+    const issue = r.issues[0];
+    const at = v.getDotPath(issue);
+    return { error: `the payload does not have ${host.name}'s ${spec.native} shape${at ? ` at \`${at}\`` : ""}: ${issue.message}` };
+  }
+  const d = spec.decode(r.output, { processCwd: opts.processCwd });
+  if (!d) return { event: undefined };
+  return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd } };
+}
+
+async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
+  const root = findRepoRoot(ev.cwd) ?? ev.cwd;
+  switch (ev.event) {
+    case "pre-shell":
+      return checkShell(ev.command ?? "", { cwd: ev.cwd, root });
+    case "pre-edit":
+      return checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
+    case "stop": {
+      if (!findRepoRoot(ev.cwd)) return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not a git repository; no stop gate` };
+      try {
+        return stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
+      } catch (e) {
+        const why = describeError(e);
+        return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };
+      }
+    }
+    default:
+      return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
+  }
+}
+
+function malformed(ev: HookEvent, why: string): HookVerdict {
+  if (BLOCKING_EVENTS.includes(ev.event)) return { decision: "BLOCK", code: "HOOK_BAD_PAYLOAD", reason: `${why}; blocked because guard cannot tell what would run` };
+  return { decision: "ALLOW", code: "HOOK_BAD_PAYLOAD", reason: why };
+}
+
+function internalError(ev: HookEvent, e: unknown): HookVerdict {
+  const why = describeError(e);
+  if (BLOCKING_EVENTS.includes(ev.event)) return { decision: "BLOCK", code: "HOOK_INTERNAL", reason: `guard failed while checking this (${why}); blocked to be safe` };
+  return { decision: "ALLOW", code: "HOOK_INTERNAL", reason: `guard failed: ${why}`, userMessage: `guard: ${why}` };
+}
+
+/** A host that cannot put a question to the human gets BLOCK, with the reason saying a human has to decide. */
+function askOrBlock(host: HostRecord, v: HookVerdict): HookVerdict {
+  if (v.decision !== "ASK" || host.canAsk) return v;
+  return { ...v, decision: "BLOCK", reason: `${v.reason}; a human has to decide and ${host.name} cannot ask, so guard blocks it (run it yourself if it is intended)` };
+}
+
+function finish(started: number, ev: HookEvent, verdict: HookVerdict, answer: HookAnswer, known: boolean): HandleResult {
+  const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+  const root = findRepoRoot(ev.cwd);
+  const extra = verdict as HookVerdict & { cached?: boolean; ran?: boolean; level?: string };
+  try {
+    appendEvent(root ?? guardHome(), {
+      type: `hook.${known ? ev.event : "unknown"}`,
+      host: ev.host,
+      hostEvent: ev.hostEvent,
+      event: ev.event,
+      session: ev.sessionId ?? null,
+      tool: ev.tool,
+      decision: verdict.decision,
+      code: verdict.code,
+      reason: verdict.reason.split("\n")[0],
+      latencyMs,
+      ...(extra.level ? { level: extra.level, cached: extra.cached, ran: extra.ran } : {}),
+    });
+  } catch {
+    // The log is best effort here: the answer to the host matters more than the record of it.
+  }
+  return { answer, verdict, event: ev, latencyMs };
+}

@@ -1,0 +1,42 @@
+import { appendEvent } from "../state/events.ts";
+import { gitRaw, requireRepoRoot } from "../repo/git.ts";
+import { envelope, printJson } from "../report/envelope.ts";
+import { EXIT } from "../cli/exit-codes.ts";
+import { runSuite, type SuiteResult } from "../decide/select/run-suite.ts";
+
+export interface PrecommitOptions {
+  cwd: string;
+  json: boolean;
+  run?: (root: string) => SuiteResult;
+}
+
+/**
+ * The commit gate as it stands: the suite (selection level run-all) for the staged change. The gate
+ * and why pillars plug in here. `GUARD_SKIP=1` skips it, says so and logs it.
+ */
+export async function runPrecommit(o: PrecommitOptions): Promise<number> {
+  const root = requireRepoRoot(o.cwd);
+  const started = performance.now();
+  const log = (outcome: string, extra: Record<string, unknown> = {}) =>
+    appendEvent(root, { type: "precommit", outcome, latencyMs: Math.round(performance.now() - started), ...extra });
+
+  if (process.env.GUARD_SKIP === "1") {
+    log("skipped", { reason: "GUARD_SKIP=1" });
+    process.stderr.write("guard: pre-commit gate SKIPPED (GUARD_SKIP=1); this skip is recorded in .guard/events.jsonl\n");
+    if (o.json) printJson(envelope("precommit", { outcome: "skipped" }));
+    return EXIT.OK;
+  }
+  if (gitRaw(["diff", "--cached", "--quiet"], root).code === 0 && gitRaw(["rev-parse", "--verify", "-q", "HEAD"], root).code === 0) {
+    log("nothing-staged");
+    if (o.json) printJson(envelope("precommit", { outcome: "nothing-staged" }));
+    return EXIT.OK;
+  }
+  const unstaged = gitRaw(["diff", "--quiet"], root).code !== 0;
+  const result = (o.run ?? runSuite)(root);
+  const note = unstaged ? "note: the suite ran on the working tree, which also has unstaged changes" : undefined;
+  log(result.passed ? "passed" : "blocked", { level: result.level, failed: result.failed.length, durationMs: result.durationMs });
+  if (o.json) printJson(envelope("precommit", { outcome: result.passed ? "passed" : "blocked", ...result, note }, result.passed));
+  else if (result.passed) process.stderr.write(`guard: ${result.noTests ? result.report : `tests passed (selection: run-all, ${result.durationMs} ms)`}\n`);
+  else process.stderr.write(`guard: commit blocked, tests fail\n${result.report}\n${note ? `${note}\n` : ""}(GUARD_SKIP=1 skips this gate; the skip is logged)\n`);
+  return result.passed ? EXIT.OK : EXIT.BLOCKED;
+}

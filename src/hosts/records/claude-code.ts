@@ -1,0 +1,118 @@
+import * as v from "valibot";
+import { join } from "node:path";
+import { exit2, json, silent, blockText } from "../answer.ts";
+import { existing } from "../detect.ts";
+import { obj, optStr, optBool, anyObj, pickString } from "../payload.ts";
+import type { HostRecord } from "../types.ts";
+
+const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+const common = { session_id: optStr, cwd: optStr, hook_event_name: optStr, transcript_path: optStr };
+const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: anyObj });
+
+function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
+  const input = p.tool_input as Record<string, unknown>;
+  const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name };
+  if (p.tool_name === "Bash" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
+  if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
+  const path = pickString(input, "file_path", "notebook_path");
+  const edits = Array.isArray(input.edits) ? input.edits.map((e) => pickString(e, "new_string") ?? "").join("\n") : undefined;
+  return {
+    ...base,
+    event: post ? ("post-edit" as const) : ("pre-edit" as const),
+    filePaths: path ? [path] : [],
+    proposedContent: pickString(input, "content", "new_string", "new_source") ?? edits,
+  };
+}
+
+export const claudeCode: HostRecord = {
+  id: "claude-code",
+  name: "Claude Code",
+  docs: "https://code.claude.com/docs/en/hooks",
+  detect: (root, home) => existing(root, home, [".claude", "CLAUDE.md"], [".claude"]),
+  configs: {
+    local: (root) => join(root, ".claude", "settings.local.json"),
+    shared: (root) => join(root, ".claude", "settings.json"),
+    global: (_root, home) => join(home, ".claude", "settings.json"),
+  },
+  defaultScope: "local",
+  layout: { kind: "nested-json", hookExtra: { type: "command" } },
+  canAsk: true,
+  failClosed: "set",
+  events: [
+    {
+      id: "pre-tool-use",
+      native: "PreToolUse",
+      maps: ["pre-shell", "pre-edit"],
+      matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit",
+      entryExtra: { timeout: 30, onFailure: "block" },
+      installByDefault: true,
+      schema: toolPayload,
+      decode: (p) => decodeTool(p, false),
+    },
+    {
+      id: "post-tool-use",
+      native: "PostToolUse",
+      maps: ["post-edit"],
+      matcher: "Edit|Write|MultiEdit|NotebookEdit",
+      schema: toolPayload,
+      decode: (p) => decodeTool(p, true),
+    },
+    {
+      id: "stop",
+      native: "Stop",
+      maps: ["stop"],
+      entryExtra: { timeout: 600 },
+      installByDefault: true,
+      schema: obj({ ...common, stop_hook_active: optBool }),
+      decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
+    },
+    {
+      id: "subagent-stop",
+      native: "SubagentStop",
+      maps: ["stop"],
+      entryExtra: { timeout: 600 },
+      installByDefault: true,
+      schema: obj({ ...common, stop_hook_active: optBool }),
+      decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
+    },
+    {
+      id: "user-prompt-submit",
+      native: "UserPromptSubmit",
+      maps: ["prompt"],
+      schema: obj({ ...common, prompt: optStr }),
+      decode: (p) => ({ event: "prompt", sessionId: p.session_id, cwd: p.cwd ?? "" }),
+    },
+    {
+      id: "session-start",
+      native: "SessionStart",
+      maps: ["session-start"],
+      schema: obj({ ...common, source: optStr }),
+      decode: (p) => ({ event: "session-start", sessionId: p.session_id, cwd: p.cwd ?? "" }),
+    },
+  ],
+  encode(verdict, ev) {
+    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+      if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
+      if (verdict.decision === "ASK")
+        return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict) } });
+      // Never answer "allow": that would skip the user's own permission prompt.
+      return silent();
+    }
+    if (ev.event === "stop") {
+      if (verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
+      if (verdict.userMessage) return json({ systemMessage: verdict.userMessage });
+    }
+    return silent();
+  },
+  gaps: [
+    "hooks may not fire for tool calls made inside sub-agents; guard gates Stop and SubagentStop",
+    "an \"ask\" is ignored in auto permission mode",
+    "a hook's allow never overrides the user's own deny/ask rules (guard never answers allow)",
+  ],
+  facts: [
+    { fact: "PreToolUse exit 2 blocks, stderr goes to the model", status: "third-party", source: "dev.to articles citing code.claude.com/docs hooks reference" },
+    { fact: "Stop answer {decision:block,reason}; stop_hook_active on the next stop", status: "third-party", source: "xsyetopz/dotclaude wiki (read from the 2.1.292 binary)" },
+    { fact: "handler option onFailure: \"block\" makes a failed hook block (2.1.295+)", status: "third-party", source: "docs.nvidia.com NeMo Guardrails Claude Code page" },
+  ],
+};

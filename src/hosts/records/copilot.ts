@@ -1,0 +1,92 @@
+import * as v from "valibot";
+import { join } from "node:path";
+import { json, silent, blockText } from "../answer.ts";
+import { existing } from "../detect.ts";
+import { obj, optStr, pickString } from "../payload.ts";
+import type { HostRecord } from "../types.ts";
+
+const SHELL_TOOLS = new Set(["bash", "shell", "powershell"]);
+const EDIT_TOOLS = new Set(["edit", "create", "write", "str_replace_editor", "apply_patch"]);
+
+/** `toolArgs` arrives as a JSON string; an unreadable one is kept as raw text. */
+function args(raw: unknown): Record<string, unknown> {
+  if (raw && typeof raw === "object") return raw as Record<string, unknown>;
+  if (typeof raw !== "string") return {};
+  try {
+    const parsed = JSON.parse(raw);
+    return parsed && typeof parsed === "object" ? parsed : { raw };
+  } catch {
+    return { raw };
+  }
+}
+
+const common = { timestamp: v.optional(v.union([v.number(), v.string()])), cwd: optStr, sessionId: optStr };
+
+export const copilot: HostRecord = {
+  id: "copilot",
+  name: "GitHub Copilot CLI",
+  docs: "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
+  detect: (root, home) => existing(root, home, [".github/hooks", ".github/copilot-instructions.md"], [".copilot"]),
+  configs: { shared: (root) => join(root, ".github", "hooks", "guard.json") },
+  defaultScope: "shared",
+  layout: { kind: "flat-json", commandKey: "bash", top: { version: 1 }, hookExtra: { type: "command" } },
+  canAsk: false,
+  failClosed: "none",
+  events: [
+    {
+      id: "pre-tool-use",
+      native: "preToolUse",
+      maps: ["pre-shell", "pre-edit"],
+      entryExtra: { timeoutSec: 30 },
+      installByDefault: true,
+      schema: obj({ ...common, toolName: v.string(), toolArgs: v.optional(v.union([v.string(), v.looseObject({})])) }),
+      decode(p, ctx) {
+        const a = args(p.toolArgs);
+        const base = { sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd, tool: p.toolName };
+        if (SHELL_TOOLS.has(p.toolName)) return { ...base, event: "pre-shell", command: pickString(a, "command", "raw") ?? "" };
+        if (EDIT_TOOLS.has(p.toolName)) {
+          const path = pickString(a, "path", "file_path", "filePath");
+          return { ...base, event: "pre-edit", filePaths: path ? [path] : [], proposedContent: pickString(a, "file_text", "new_str", "content") };
+        }
+        return undefined;
+      },
+    },
+    {
+      id: "agent-stop",
+      native: "agentStop",
+      maps: ["stop"],
+      entryExtra: { timeoutSec: 600 },
+      installByDefault: true,
+      schema: obj({ ...common, stopReason: optStr }),
+      decode: (p, ctx) => ({ event: "stop", sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd }),
+    },
+    {
+      id: "user-prompt-submitted",
+      native: "userPromptSubmitted",
+      maps: ["prompt"],
+      schema: obj({ ...common, prompt: optStr }),
+      decode: (p, ctx) => ({ event: "prompt", sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd }),
+    },
+    {
+      id: "session-start",
+      native: "sessionStart",
+      maps: ["session-start"],
+      schema: obj({ ...common, source: optStr }),
+      decode: (p, ctx) => ({ event: "session-start", sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd }),
+    },
+  ],
+  encode(verdict, ev) {
+    if (ev.event === "pre-shell" || ev.event === "pre-edit")
+      return verdict.decision === "BLOCK" ? json({ permissionDecision: "deny", permissionDecisionReason: blockText(verdict) }) : silent();
+    if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
+    return silent();
+  },
+  gaps: ["ask is unreliable: an ask becomes a block", "no fail-closed option", "guard owns .github/hooks/guard.json; other files there are left alone"],
+  facts: [
+    { fact: ".github/hooks/*.json, version 1, entries {type:command, bash, powershell, timeoutSec}", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
+    { fact: "preToolUse answer permissionDecision deny + permissionDecisionReason", status: "verified", source: "docs.github.com Copilot SDK pre-tool-use hook" },
+    { fact: "agentStop fires when the main agent ends a turn and can block / force continuation", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
+    { fact: "agentStop answer shape {decision:block,reason}", status: "unverified" },
+    { fact: "toolArgs is a JSON string in the CLI payload", status: "unverified", source: "the SDK documents it as an object; both are accepted" },
+  ],
+};

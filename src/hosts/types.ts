@@ -1,0 +1,100 @@
+import type * as v from "valibot";
+import type { Decision } from "../decide/decision.ts";
+
+/** The events guard understands, whatever the host calls them. */
+export const GUARD_EVENTS = ["pre-shell", "pre-edit", "post-edit", "stop", "prompt", "session-start"] as const;
+export type GuardEventName = (typeof GUARD_EVENTS)[number];
+
+/** Events where a wrong "allow" lets something happen: an unreadable payload there is answered with BLOCK. */
+export const BLOCKING_EVENTS: readonly GuardEventName[] = ["pre-shell", "pre-edit"];
+
+/** A host's payload, decoded into guard's terms. */
+export interface HookEvent {
+  host: string;
+  /** The host event it came from, as named on guard's command line (e.g. "pre-tool-use"). */
+  hostEvent: string;
+  event: GuardEventName;
+  sessionId?: string;
+  cwd: string;
+  /** The tool the host named, when it named one. */
+  tool?: string;
+  command?: string;
+  /** Absolute or cwd-relative paths the tool will write. */
+  filePaths?: string[];
+  proposedContent?: string;
+  /** Claude Code / Codex: this stop follows a stop that a hook blocked. */
+  stopHookActive?: boolean;
+}
+
+/** What the host process reads back from guard. */
+export interface HookAnswer {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A decision plus what the host should show; `userMessage` is for the human (stop gate releases). */
+export interface HookVerdict extends Decision {
+  userMessage?: string;
+}
+
+export interface DecodeContext {
+  /** The directory guard was started in (hosts start hooks in the project root). */
+  processCwd: string;
+}
+
+/** One event of a host, as guard installs and answers it. */
+export interface HostEventSpec {
+  /** Name on guard's command line: `guard agent-event <host> <id>`. */
+  id: string;
+  /** The host's own event name, as written into its config. */
+  native: string;
+  /** Guard events this host event can become (a tool event becomes pre-shell or pre-edit by tool). */
+  maps: readonly GuardEventName[];
+  /** Tool matcher written beside the entry, where the host supports one. */
+  matcher?: string;
+  /** Extra keys for the entry (timeouts, fail-closed flags, loop limits). */
+  entryExtra?: Record<string, unknown>;
+  schema: v.GenericSchema;
+  /** Payload (already valid against `schema`) → guard event; `undefined` = a tool guard does not gate. */
+  decode(payload: any, ctx: DecodeContext): Omit<HookEvent, "host" | "hostEvent"> | undefined;
+  /** Installed by default (false for events guard only observes, to keep hooks cheap). */
+  installByDefault?: boolean;
+}
+
+export type Scope = "local" | "shared" | "global";
+
+/** How the host's config file is laid out; see install/layouts.ts. */
+export type ConfigLayout =
+  | { kind: "nested-json"; commandKey?: string; top?: Record<string, unknown>; hookExtra?: Record<string, unknown> }
+  | { kind: "flat-json"; commandKey?: string; top?: Record<string, unknown>; hookExtra?: Record<string, unknown> }
+  | { kind: "kiro-list" }
+  | { kind: "plugin-file" };
+
+export interface VerifiedFact {
+  fact: string;
+  status: "verified" | "third-party" | "unverified";
+  source?: string;
+}
+
+export interface HostRecord {
+  id: string;
+  name: string;
+  docs: string;
+  /** Evidence the host is used here (files or dirs that exist), empty when not detected. */
+  detect(root: string, home: string): string[];
+  /** Config file per scope; a function of the repository root and the home directory. */
+  configs: Partial<Record<Scope, (root: string, home: string) => string>>;
+  /** Where a scope was not given, which one install uses. */
+  defaultScope: Scope;
+  layout: ConfigLayout;
+  events: HostEventSpec[];
+  /** Can the host put a question to the human? If not, ASK becomes BLOCK with the reason. */
+  canAsk: boolean;
+  /** "set": guard writes the host's fail-closed option; "inherent": the host fails closed by itself. */
+  failClosed: "set" | "inherent" | "none";
+  encode(verdict: HookVerdict, ev: HookEvent): HookAnswer;
+  /** What guard cannot cover on this host (shown by doctor and status). */
+  gaps: string[];
+  facts: VerifiedFact[];
+}
