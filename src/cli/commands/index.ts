@@ -1,9 +1,12 @@
 import type { CommandSpec } from "../command.ts";
+import { agentEvent } from "./agent-event.ts";
 import { doctor } from "./doctor.ts";
 import { engine } from "./engine.ts";
 import { evidence } from "./evidence.ts";
+import { hook } from "./hook.ts";
 import { init } from "./init.ts";
 import { parse } from "./parse.ts";
+import { precommit } from "./precommit.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [doctor, engine, evidence, init, parse];
+export const COMMANDS: CommandSpec[] = [agentEvent, doctor, engine, evidence, hook, init, parse, precommit];
