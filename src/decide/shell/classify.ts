@@ -1,6 +1,98 @@
-import type { ShellContext, ShellVerdict } from "./types.ts";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { gitRaw } from "../../repo/git.ts";
+import { rank, type Decision } from "../decision.ts";
+import { firstRule } from "./match.ts";
+import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";
+import type { Compensation, Operation, ShellContext, ShellVerdict, Target } from "./types.ts";
+import { walkCommand } from "./walk.ts";
 
-/** Placeholder until the Bash parser lands: fail closed. */
-export async function classify(command: string, _ctx: ShellContext): Promise<ShellVerdict> {
-  return { decision: "BLOCK", code: "SHELL_UNPARSED", reason: "the shell classifier is not available yet", command, operations: [], targets: [], compensations: [] };
+/** The workspace top: the nearest directory with a `.git` entry (no git process needed), else cwd. */
+export function findWorkspaceRoot(cwd: string): string {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(cwd);
+    dir = up;
+  }
+}
+
+/** Classify a command line: parse, resolve targets, decide every operation by the rule table. No side effects. */
+export async function classify(command: string, ctx: ShellContext): Promise<ShellVerdict> {
+  const cwdIn = resolve(ctx.cwd);
+  const ws = makeWorkspace(ctx.root ?? findWorkspaceRoot(cwdIn), ctx.env?.HOME ?? homedir());
+  const cwd = resolveTarget(`${cwdIn}/`, "/").path ?? cwdIn;
+  const vars = new Map<string, string | undefined>(Object.entries(ctx.env ?? {}));
+  vars.set("PWD", cwd);
+  if (!vars.has("HOME")) vars.set("HOME", ws.home);
+
+  const operations = await walkCommand(command, cwd, vars, ws);
+  markRegenerable(operations, ws);
+  for (const op of operations) {
+    const rule = firstRule(op);
+    op.rule = rule.id;
+    op.decision = { decision: rule.decision, code: rule.code, reason: explain(rule.explain, op, ws) };
+  }
+  const best = strongest(operations.map((o) => o.decision as Decision));
+  return {
+    decision: best.decision,
+    code: best.code,
+    reason: best.reason,
+    command,
+    operations,
+    targets: operations.flatMap((o) => o.targets),
+    compensations: best.decision === "RELOCATE" || best.decision === "SNAPSHOT" ? plan(operations, ws) : [],
+  };
+}
+
+/** The strongest decision; among equals the first, so an all-ALLOW line keeps its rule's code. */
+function strongest(decisions: Decision[]): Decision {
+  if (decisions.length === 0) return { decision: "ALLOW", code: "SHELL_EMPTY", reason: "an empty command does nothing" };
+  let best = decisions[0]!;
+  for (const d of decisions) if (rank(d.decision) > rank(best.decision)) best = d;
+  return best;
+}
+
+/** Ask git once which regenerable-looking targets it ignores. */
+function markRegenerable(ops: Operation[], ws: Workspace): void {
+  const candidates = ops.flatMap((o) => (o.kind === "delete" || o.kind === "overwrite" ? o.targets : [])).filter((t) => t.path && t.place === "workspace" && looksRegenerable(t.path, ws));
+  if (candidates.length === 0) return;
+  const rels = [...new Set(candidates.map((t) => relative(ws.root, t.path!)))];
+  const r = gitRaw(["check-ignore", "-z", "--stdin"], ws.root, rels.join("\0") + "\0");
+  if (r.code !== 0 && r.code !== 1) return;
+  const ignored = new Set(r.stdout.split("\0").filter(Boolean));
+  for (const t of candidates) if (ignored.has(relative(ws.root, t.path!))) t.regenerable = true;
+}
+
+const describe = (t: Target, ws: Workspace) =>
+  t.unresolved ? `${t.raw} (${t.unresolved})` : t.path ? (t.path.startsWith(`${ws.root}/`) ? relative(ws.root, t.path) : t.path === ws.root ? "the workspace" : t.path) : t.raw;
+
+function explain(template: string, op: Operation, ws: Workspace): string {
+  const names = op.kind === "git" ? [op.git?.subcommand ?? "git"] : op.targets.map((t) => describe(t, ws));
+  const shown = names.length > 4 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ") || "nothing";
+  return template.replaceAll("{targets}", shown).replaceAll("{program}", op.program || "the command");
+}
+
+/** What guardCommand will do before the command runs (txids are assigned when it does). */
+export function plan(ops: Operation[], ws: Workspace): Compensation[] {
+  const out: Compensation[] = [];
+  const relocate = relocationTargets(ops);
+  if (relocate.length) out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: relocate.map((p) => relative(ws.root, p) || "."), done: false });
+  for (const op of ops)
+    if (op.decision?.decision === "SNAPSHOT")
+      out.push({ kind: "snapshot", txid: "", restore: "guard snapshot restore <id>", paths: op.git?.refs ?? ["."], done: false });
+  return out;
+}
+
+/** Existing, non-regenerable targets of RELOCATE operations; nested ones folded into their parents. */
+export function relocationTargets(ops: Operation[]): string[] {
+  const paths = ops
+    .filter((o) => o.decision?.decision === "RELOCATE")
+    .flatMap((o) => o.targets)
+    .filter((t) => t.path && t.exists && !t.regenerable)
+    .map((t) => t.path!);
+  const unique = [...new Set(paths)].sort();
+  return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${q}/`)));
 }

@@ -56,8 +56,10 @@ export interface GitDetail {
   effect: GitEffect;
   /** For ref-delete: the refs that would be lost (e.g. refs/heads/x, stash@{0}). */
   refs?: string[];
-  /** For clean -x: ignored files are removed too. */
+  /** clean -x / -X: ignored files are removed too. */
   includeIgnored?: boolean;
+  /** clean was told to keep .guard/ (`-e .guard`). */
+  guardKept?: boolean;
 }
 
 /** The situation an operation runs in; compensation before the command is exact only at top level. */

@@ -1,0 +1,101 @@
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import type { Place, Target } from "./types.ts";
+
+/** System directories: a mutation inside any of them (outside the workspace) is BLOCK. */
+export const SYSTEM_DIRS = [
+  "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/run", "/sbin",
+  "/srv", "/sys", "/usr", "/var", "/System", "/Library", "/Applications", "/private", "/snap", "/nix",
+];
+
+/** Names of build artifacts and caches a tool regenerates. Only ever ALLOWed when git also ignores them. */
+export const REGENERABLE_NAMES = new Set([
+  "node_modules", "dist", "build", "out", "target", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".cache",
+  "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv", "coverage", ".coverage",
+  ".gradle", ".angular", ".expo", "bower_components", "vendor", "tmp", ".eslintcache", ".tsbuildinfo",
+]);
+
+/** Writes here never matter: /dev/null and the standard streams. */
+export const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty"]);
+
+export interface Workspace {
+  /** Real path of the workspace top. */
+  root: string;
+  home: string;
+}
+
+export function makeWorkspace(root: string, home: string): Workspace {
+  return { root: real(root), home: real(home) };
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/**
+ * The absolute path a command argument names, as the program will act on it: the parent directory's
+ * real path plus the last name (so a symlink is itself the target), or the full real path when the
+ * argument ends in a slash (which follows the link).
+ */
+export function resolveTarget(raw: string, cwd: string): Target {
+  const abs = isAbsolute(raw) ? resolve(raw) : resolve(cwd, raw);
+  const follow = raw.endsWith("/") || raw.endsWith("/.") || raw === "." || raw === "..";
+  let path: string;
+  try {
+    path = follow ? realExisting(abs) : join(realExisting(dirname(abs)), basename(abs));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") return { raw, unresolved: "symlink-loop" };
+    return { raw, unresolved: "expansion" };
+  }
+  if (abs === "/") path = "/";
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  let isDir = st?.isDirectory() ?? false;
+  if (st?.isSymbolicLink() && follow) isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return { raw, path, exists: st !== undefined, isDir };
+}
+
+/** realpath of the longest existing prefix, plus the rest as written. */
+function realExisting(p: string): string {
+  let cur = p;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const r = realpathSync(cur);
+      return rest.length ? join(r, ...rest.reverse()) : r;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
+      const parent = dirname(cur);
+      if (parent === cur) return p;
+      rest.push(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/** Where an absolute path lies for guard. */
+export function placeOf(path: string, ws: Workspace): Place {
+  const guardDir = join(ws.root, ".guard");
+  if (inside(path, guardDir)) return "guard-state";
+  if (inside(ws.root, path)) return "protected-root"; // the workspace itself or one of its ancestors
+  if (inside(path, ws.root)) {
+    const rel = path.slice(ws.root.length + 1).split(sep);
+    return rel.includes(".git") ? "git-dir" : "workspace";
+  }
+  if (path === "/" || inside(ws.home, path)) return "protected-root";
+  if (SYSTEM_DIRS.some((d) => inside(path, d)) && !HARMLESS_DEVICES.has(path)) return "protected-root";
+  return "outside";
+}
+
+/** Whether a workspace path has a segment named like a regenerable artifact (git still has to ignore it). */
+export function looksRegenerable(path: string, ws: Workspace): boolean {
+  if (!inside(path, ws.root) || path === ws.root) return false;
+  const rel = path.slice(ws.root.length + 1).split(sep);
+  return rel.some((s) => REGENERABLE_NAMES.has(s) || s.endsWith(".pyc") || s.endsWith(".tsbuildinfo"));
+}

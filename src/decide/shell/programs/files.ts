@@ -1,0 +1,101 @@
+import { basename, join } from "node:path";
+import type { Target } from "../types.ts";
+import { has, parseOptions, type Arg, type Effect, type InterpretContext, type Interpreted, type Interpreter } from "./args.ts";
+
+const done = (effects: Effect[], unknownEffect = false): Interpreted => ({ effects, unknownEffect });
+
+/** rm, rmdir, unlink: every operand disappears. */
+export const remove: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { long: [] });
+  return done([{ kind: "delete", targets: p.operands.map(ctx.resolve) }]);
+};
+
+/** shred overwrites its operands; with -u it also removes them. */
+export const shred: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "ns", long: ["--iterations", "--size", "--random-source"] });
+  return done([{ kind: has(p, "-u", "--remove") ? "delete" : "overwrite", targets: p.operands.map(ctx.resolve) }]);
+};
+
+export const truncate: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "sr", long: ["--size", "--reference"] });
+  return done([{ kind: "overwrite", targets: p.operands.map(ctx.resolve) }]);
+};
+
+/** Where `src` lands when copied or moved to `dest` (into it, when it is a directory). */
+function landing(src: Arg, dest: Target, ctx: InterpretContext, intoDir: boolean): Target {
+  if (dest.unresolved) return dest;
+  if (intoDir) return ctx.resolve({ value: join(dest.raw, basename(src.value.replace(/\/+$/, ""))) });
+  return dest;
+}
+
+function transfer(args: Arg[], ctx: InterpretContext, moves: boolean): Interpreted {
+  const p = parseOptions(args, { short: "tS", long: ["--target-directory", "--suffix"] });
+  const noClobber = has(p, "-n", "--no-clobber", "--update=none", "-b", "--backup");
+  let sources = p.operands;
+  let destArg: Arg | undefined;
+  const dirOpt = p.values.get("-t") ?? p.values.get("--target-directory");
+  if (dirOpt?.length) destArg = { value: dirOpt[dirOpt.length - 1]! };
+  else {
+    destArg = sources[sources.length - 1];
+    sources = sources.slice(0, -1);
+  }
+  const effects: Effect[] = [];
+  if (moves) effects.push({ kind: "move-source", targets: sources.map(ctx.resolve) });
+  if (destArg && sources.length > 0 && !noClobber) {
+    const dest = ctx.resolve(destArg);
+    const intoDir = !has(p, "-T", "--no-target-directory") && (dirOpt !== undefined || (dest.exists === true && dest.isDir === true) || sources.length > 1);
+    const over = sources.map((s) => (s.unresolved ? { raw: s.value, unresolved: s.unresolved } : landing(s, dest, ctx, intoDir)));
+    const lost = over.filter((t) => t.unresolved || t.exists);
+    if (lost.length) effects.push({ kind: "overwrite", targets: lost });
+  }
+  return done(effects, true);
+}
+
+export const mv: Interpreter = (args, ctx) => transfer(args, ctx, true);
+export const cp: Interpreter = (args, ctx) => transfer(args, ctx, false);
+
+/** ln -f replaces an existing destination; without -f, ln refuses. */
+export const ln: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "tS", long: ["--target-directory", "--suffix"] });
+  if (!has(p, "-f", "--force")) return done([], true);
+  return transfer(args.filter((a) => a.value !== "-f" && a.value !== "--force"), ctx, false);
+};
+
+/** tee truncates its files unless -a. */
+export const tee: Interpreter = (args, ctx) => {
+  const p = parseOptions(args);
+  const targets = p.operands.map(ctx.resolve);
+  if (has(p, "-a", "--append")) return done([{ kind: "create", targets }]);
+  return done([{ kind: "overwrite", targets: targets.filter((t) => t.unresolved || t.exists) }, { kind: "create", targets: targets.filter((t) => !t.unresolved && !t.exists) }]);
+};
+
+/** dd of=FILE overwrites FILE. */
+export const dd: Interpreter = (args, ctx) => {
+  const out = args.filter((a) => a.unresolved || a.value.startsWith("of="));
+  const targets = out.map((a) => (a.unresolved ? ctx.resolve(a) : ctx.resolve({ value: a.value.slice(3) })));
+  return done([{ kind: "overwrite", targets }]);
+};
+
+export const create: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "mdrtZ", long: ["--mode", "--date", "--reference", "--context"] });
+  return done([{ kind: "create", targets: p.operands.map(ctx.resolve) }]);
+};
+
+const RSYNC_VALUE_LONG = [
+  "--exclude", "--include", "--filter", "--rsh", "--temp-dir", "--files-from", "--log-file", "--password-file", "--backup-dir",
+  "--compare-dest", "--link-dest", "--copy-dest", "--chmod", "--chown", "--exclude-from", "--include-from", "--rsync-path", "--partial-dir",
+];
+
+/** rsync --delete* removes from the destination what the source lacks; --remove-source-files removes sources. */
+export const rsync: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "efTBM", long: RSYNC_VALUE_LONG });
+  const ops = p.operands;
+  const effects: Effect[] = [];
+  const remoteOr = (a: Arg): Target => (/^[^/.][^/]*:/.test(a.value) && !a.unresolved ? { raw: a.value, path: a.value, place: "outside", exists: true } : ctx.resolve(a));
+  const deleting = [...p.flags].some((f) => f === "--del" || f.startsWith("--delete"));
+  if (deleting && ops.length >= 2) effects.push({ kind: "delete", targets: [remoteOr(ops[ops.length - 1]!)] });
+  if (has(p, "--remove-source-files")) effects.push({ kind: "delete", targets: ops.slice(0, -1).map(remoteOr) });
+  return done(effects, true);
+};
+
+export const disk: Interpreter = (args, ctx) => ({ effects: [{ kind: "disk", targets: parseOptions(args).operands.map(ctx.resolve) }], unknownEffect: true });

@@ -1,0 +1,55 @@
+import type { Interpreter } from "./args.ts";
+import { cp, create, dd, disk, ln, mv, remove, rsync, shred, tee, truncate } from "./files.ts";
+import { find } from "./find.ts";
+import { git } from "./git.ts";
+
+/** Programs whose effect on files guard models, by name (after wrappers and the directory part). */
+export const INTERPRETERS: Record<string, Interpreter> = {
+  rm: remove,
+  rmdir: remove,
+  unlink: remove,
+  shred,
+  truncate,
+  mv,
+  cp,
+  ln,
+  tee,
+  dd,
+  touch: create,
+  mkdir: create,
+  find,
+  rsync,
+  git,
+  mkfs: disk,
+  mke2fs: disk,
+  mkswap: disk,
+  wipefs: disk,
+  fdisk: disk,
+  sfdisk: disk,
+  sgdisk: disk,
+  gdisk: disk,
+  parted: disk,
+  cryptsetup: disk,
+  blkdiscard: disk,
+};
+
+export function interpreterFor(program: string): Interpreter | undefined {
+  if (program.startsWith("mkfs.")) return disk;
+  return INTERPRETERS[program];
+}
+
+/**
+ * Programs that leave the file system as it was (or only print). A command not listed and not modeled
+ * above may change anything, so a compensation planned before the line runs may not match what a later
+ * destructive command in the same line meets.
+ */
+export const NO_FILE_EFFECT = new Set([
+  "cd", "pushd", "popd", "echo", "printf", "ls", "cat", "pwd", "true", "false", "test", "[", "[[", "grep", "egrep", "fgrep", "rg", "head",
+  "tail", "wc", "which", "type", "command", "sleep", "date", "stat", "file", "du", "df", "sort", "uniq", "diff", "cmp", "realpath",
+  "readlink", "basename", "dirname", "sha256sum", "sha1sum", "md5sum", "jq", "less", "more", "tree", "whoami", "id", "uname", "hostname",
+  "env", "printenv", "export", "set", "unset", "local", "declare", "readonly", "exit", "return", "shift", "read", "wait", "jobs", "history",
+  "awk", "sed", "cut", "tr", "xxd", "od", "hexdump", "nproc", "free", "ps", "top", "uptime", "seq", "yes", "tput", "clear", ":",
+]);
+
+/** sed/awk only write with -i / redirection; guard treats `sed -i` as an edit it does not model. */
+export const EDITS_IN_PLACE = (program: string, args: string[]) => (program === "sed" || program === "perl") && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"));

@@ -1,0 +1,243 @@
+import type { ShellRule } from "./rule-types.ts";
+import type { OperationKind } from "./types.ts";
+
+const MUTATING: OperationKind[] = ["delete", "overwrite", "create", "move-source"];
+const DESTRUCTIVE: OperationKind[] = ["delete", "overwrite", "move-source"];
+const LOSSY: OperationKind[] = ["delete", "overwrite"];
+
+/**
+ * The shell rule table, first match wins, per operation; a command's decision is the strongest of its
+ * operations'. Order matters: what cannot be undone or cannot be seen comes first, then what cannot be
+ * compensated exactly, then what is compensated, then what loses nothing.
+ */
+export const SHELL_RULES: ShellRule[] = [
+  {
+    id: "unparsed",
+    code: "SHELL_UNPARSED",
+    decision: "BLOCK",
+    explain: "guard cannot read this command (syntax error, a script from a variable, or `sh -c` nested too deep), so it cannot say what it deletes",
+    when: { kinds: ["unparsed"] },
+    examples: {
+      flag: ["rm -rf 'unterminated", 'bash -c "$SCRIPT"', `sh -c "sh -c 'sh -c ls'"`, "eval $CMD"],
+      pass: ['bash -c "ls -la"', "echo 'done'", "sh -c 'echo hi'"],
+    },
+  },
+  {
+    id: "guard-state",
+    code: "SHELL_GUARD_STATE",
+    decision: "BLOCK",
+    explain: "{program} would change guard's own state in .guard/ (trash, snapshots, audit log); that is never done by a command",
+    when: { anyOf: [{ kinds: MUTATING, anyTarget: ["guard-state"] }, { git: ["worktree-overwrite"], cleansIgnored: true }] },
+    examples: {
+      flag: ["rm -rf .guard", "echo x > .guard/events.jsonl", "mv .guard /tmp/elsewhere", "git clean -fdx", "cd .guard && rm -rf trash", "git clean -fX"],
+      pass: ["cat .guard/events.jsonl", "ls .guard", "git clean -fdx -e .guard"],
+    },
+  },
+  {
+    id: "git-dir",
+    code: "SHELL_GIT_DIR",
+    decision: "BLOCK",
+    explain: "{program} would change {targets} inside .git; the repository itself is never touched by a command",
+    when: { kinds: MUTATING, anyTarget: ["git-dir"] },
+    examples: {
+      flag: ["rm -rf .git", "echo ref > .git/HEAD", "rm .git/index.lock", "find . -path ./.guard -prune -o -type f -delete", "mv .git ../git-backup", "cd .git && rm config"],
+      pass: ["cat .git/HEAD", "ls .git", "rm notes.txt"],
+    },
+  },
+  {
+    id: "protected-root",
+    code: "SHELL_PROTECTED_ROOT",
+    decision: "BLOCK",
+    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory or the workspace itself",
+    when: { kinds: MUTATING, anyTarget: ["protected-root"] },
+    examples: {
+      flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./"],
+      pass: ["ls /etc", "cat ~/.profile", "rm notes.txt"],
+    },
+  },
+  {
+    id: "disk-tool",
+    code: "SHELL_DISK_TOOL",
+    decision: "BLOCK",
+    explain: "{program} rewrites a disk or partition; nothing guard can put back",
+    when: { kinds: ["disk"] },
+    examples: { flag: ["mkfs.ext4 /dev/sdb1", "wipefs -a /dev/sda", "sudo fdisk /dev/nvme0n1"], pass: ["df -h", "lsblk"] },
+  },
+  {
+    id: "unresolved-target",
+    code: "SHELL_UNRESOLVED_TARGET",
+    decision: "BLOCK",
+    explain: "{program} acts on {targets}, which guard cannot determine before it runs (a variable, a command substitution, stdin, an unknown directory); spell the paths out",
+    when: { anyOf: [{ kinds: MUTATING, anyTarget: ["unresolved"] }, { unresolvedProgram: true }] },
+    examples: {
+      flag: [
+        "rm -rf $DIR", 'rm -rf "$(cat list.txt)"', "ls | xargs rm", "rm -rf $DIR/*", "cd $X && rm -rf build", "cd nowhere; rm -rf src",
+        "rm -rf ~other/x", "find . -name '*.txt' -exec sh -c 'rm \"$1\"' _ {} \\;", "$RM notes.txt", "echo x > $OUT", "find docs -newer README.md -fprint out.txt -delete",
+        "cat list.txt | xargs -I{} rm {}", "for f in *.txt; do rm \"$f\"; done",
+      ],
+      pass: ["echo $HOME", 'rm -f "$PWD/notes.txt"', "ls $(pwd)", "cat $(ls)"],
+    },
+  },
+  {
+    id: "outside-workspace",
+    code: "SHELL_OUTSIDE_WORKSPACE",
+    decision: "BLOCK",
+    explain: "{program} would delete or replace {targets}, outside the workspace, where guard keeps no trash",
+    when: { kinds: DESTRUCTIVE, anyTarget: ["outside"] },
+    examples: {
+      flag: ["rm ../other/data.txt", "cp notes.txt ../other/data.txt", "rsync -a --delete src/ host:/srv/app", "mv ../other/data.txt here.txt", "rm -f ../other/missing.txt"],
+      pass: ["cp ../other/data.txt copied.txt", "cat ../other/data.txt", "touch ../other/new.txt"],
+    },
+  },
+  {
+    id: "git-force-push",
+    code: "SHELL_GIT_FORCE_PUSH",
+    decision: "BLOCK",
+    explain: "git push would overwrite or delete history on the remote; that is never automated, a human pushes it",
+    when: { git: ["force-push"] },
+    examples: {
+      flag: ["git push --force", "git push -f origin main", "git push origin +main", "git push origin :feature", "git push --mirror", "git push --force-with-lease", "git push origin --delete feature"],
+      pass: ["git push", "git push origin main", "git push -u origin feature"],
+    },
+  },
+  {
+    id: "git-unknown-scope",
+    code: "SHELL_GIT_UNKNOWN_SCOPE",
+    decision: "ASK",
+    explain: "git {targets} works on a repository or work tree guard cannot see from here (--git-dir, --work-tree, an unknown directory)",
+    when: { git: ["unknown-scope"] },
+    examples: { flag: ["git --git-dir=/x/.git reset --hard", "git --work-tree=../other checkout -- .", "git -C $DIR clean -fd"], pass: ["git --no-pager log -1", "git -C src status"] },
+  },
+  {
+    id: "git-history-rewrite",
+    code: "SHELL_GIT_HISTORY_REWRITE",
+    decision: "ASK",
+    explain: "git would rewrite history that is already pushed or drop what recovery relies on (reflog, unreachable commits)",
+    when: { git: ["history-rewrite"] },
+    examples: {
+      flag: ["git filter-branch --tree-filter 'rm -f x' HEAD", "git rebase -i HEAD~2", "git reflog expire --expire=now --all", "git gc --prune=now", "git prune"],
+      pass: ["git rebase origin/main", "git rebase --abort", "git gc", "git reflog"],
+    },
+  },
+  {
+    id: "elevated",
+    code: "SHELL_ELEVATED",
+    decision: "ASK",
+    explain: "{program} runs as another user (sudo/doas): guard's trash may not be able to hold what it deletes",
+    when: { via: ["sudo", "doas"], anyOf: [{ kinds: DESTRUCTIVE }, { git: ["worktree-overwrite", "ref-delete"] }] },
+    examples: { flag: ["sudo rm notes.txt", "sudo git reset --hard", "doas mv notes.txt README.md"], pass: ["sudo ls", "sudo apt-get install -y jq", "rm notes.txt"] },
+  },
+  {
+    id: "uncompensable-shape",
+    code: "SHELL_COMPOUND_UNCOMPENSABLE",
+    decision: "ASK",
+    explain: "{program} deletes or overwrites inside a loop, a condition, a background job or a substitution, or after a command that changes files first; guard cannot save the right state before the line runs",
+    when: {
+      anyOf: [
+        { kinds: LOSSY, nested: true },
+        { kinds: LOSSY, afterUnknownEffect: true },
+        { git: ["worktree-overwrite", "ref-delete"], nested: true },
+        { git: ["worktree-overwrite", "ref-delete"], afterUnknownEffect: true },
+      ],
+    },
+    examples: {
+      flag: [
+        "for f in a b; do rm notes.txt; done", "rm notes.txt &", "if true; then git reset --hard; fi", "make && rm notes.txt",
+        "mv README.md notes.txt && rm notes.txt", "echo $(rm notes.txt)", "f() { rm -rf src; }", "npm run build && rm -rf node_modules",
+      ],
+      pass: ["rm notes.txt && make", "cd src && rm app.ts", "ls && rm notes.txt", "git status && git reset --hard"],
+    },
+  },
+  {
+    id: "regenerable",
+    code: "SHELL_REGENERABLE",
+    decision: "ALLOW",
+    explain: "{program} deletes only git-ignored build artifacts or caches ({targets}), which their tools regenerate",
+    when: { kinds: ["delete"], everyTarget: ["regenerable"] },
+    examples: {
+      flag: ["rm -rf node_modules", "rm -rf dist node_modules", "find node_modules -name '*.js' -delete", "rm -rf ./node_modules/"],
+      pass: ["rm -rf node_modules src", "rm .env", "rm -rf docs"],
+    },
+  },
+  {
+    id: "nothing-to-lose",
+    code: "SHELL_NOTHING_TO_LOSE",
+    decision: "ALLOW",
+    explain: "{program} names {targets}, which do not exist: nothing to lose",
+    when: { kinds: LOSSY, everyTarget: ["missing", "regenerable"] },
+    examples: { flag: ["rm -f nonexistent.txt", "rm -rf build-output", "truncate -s 0 missing.log", "rm *.nomatch"], pass: ["rm notes.txt", "echo x > new.txt"] },
+  },
+  {
+    id: "delete",
+    code: "SHELL_DELETE",
+    decision: "RELOCATE",
+    explain: "{program} deletes {targets}: guard moves them to its trash first, so they can be restored",
+    when: { kinds: ["delete"] },
+    examples: {
+      flag: [
+        "rm notes.txt", "rm -rf src", "rmdir docs", "unlink notes.txt", "shred -u notes.txt", "find . -name '*.txt' -delete", "find docs -name '*.md' -exec rm {} \\;",
+        "rsync -a --delete ../other/ docs/", "rm -rf node_modules src", "rm .env", 'bash -c "rm -f notes.txt"', "timeout 5 nice -n 5 rm notes.txt",
+        "FOO=1 env BAR=2 rm notes.txt", 'rm -- "notes.txt"', "rm n'ot'es.txt", "cd docs && rm guide.md", "rm *.txt", "rm src/{app,other}.ts",
+        "sudo -n true; rm notes.txt", "\\rm notes.txt", "/bin/rm -f notes.txt", "command rm notes.txt", "rm $'notes.txt'", "(cd src && rm app.ts)",
+        "git status && rm notes.txt", "rm ~+/notes.txt", "D=docs; rm -r $D",
+      ],
+      pass: ["rm -f missing.txt", "ls notes.txt", "echo rm notes.txt"],
+    },
+  },
+  {
+    id: "overwrite",
+    code: "SHELL_OVERWRITE",
+    decision: "RELOCATE",
+    explain: "{program} replaces {targets}: guard moves the current version to its trash first, so it can be restored",
+    when: { kinds: ["overwrite"] },
+    examples: {
+      flag: [
+        "echo hi > README.md", "cat > notes.txt <<EOF\nx\nEOF", "mv notes.txt README.md", "cp notes.txt docs/guide.md", "truncate -s 0 notes.txt",
+        "echo x | tee notes.txt", "dd if=/dev/zero of=notes.txt bs=1 count=1", "ln -sf README.md notes.txt", "shred notes.txt",
+        "printf x >| notes.txt", "ls &> notes.txt",
+      ],
+      pass: ["echo hi >> notes.txt", "echo hi > new.txt", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1"],
+    },
+  },
+  {
+    id: "git-worktree",
+    code: "SHELL_GIT_WORKTREE",
+    decision: "SNAPSHOT",
+    explain: "git {targets} discards uncommitted or untracked work: guard snapshots the working tree first, so it can be restored",
+    when: { git: ["worktree-overwrite"] },
+    examples: {
+      flag: [
+        "git reset --hard", "git reset --hard HEAD~1", "git clean -fd", "git checkout -- src/app.ts", "git checkout .", "git checkout src/app.ts",
+        "git restore src/app.ts", "git switch -f feature", "git clean -fdx -e .guard", "git rm -f README.md", "git -C src checkout -- app.ts", "git checkout -f feature",
+      ],
+      pass: ["git checkout feature", "git restore --staged src/app.ts", "git clean -n", "git reset HEAD~1", "git status", "git checkout -b topic"],
+    },
+  },
+  {
+    id: "git-ref-delete",
+    code: "SHELL_GIT_REF_DELETE",
+    decision: "SNAPSHOT",
+    explain: "git would drop {targets}: guard saves the commits under refs/guard/snapshots first, so they can be restored",
+    when: { git: ["ref-delete"] },
+    examples: {
+      flag: ["git branch -D feature", "git stash drop", "git stash clear", "git tag -d v1", "git branch -d -f feature", "git branch -M feature"],
+      pass: ["git branch -d feature", "git stash list", "git tag v2", "git stash"],
+    },
+  },
+  {
+    id: "no-loss",
+    code: "SHELL_NO_LOSS",
+    decision: "ALLOW",
+    explain: "{program} creates or moves files without replacing any",
+    when: { kinds: ["create", "move-source"] },
+    examples: { flag: ["mkdir -p out", "touch new.txt", "mv notes.txt moved.txt", "echo hi > new.txt", "echo hi >> notes.txt"], pass: ["rm notes.txt", "ls"] },
+  },
+  {
+    id: "default",
+    code: "SHELL_ALLOW",
+    decision: "ALLOW",
+    explain: "{program} deletes or overwrites nothing guard knows of",
+    when: {},
+    examples: { flag: ["ls -la", "npm test", "git status", "grep -r TODO src", "git log --oneline | head"], pass: ["rm notes.txt"] },
+  },
+];

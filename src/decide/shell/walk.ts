@@ -1,0 +1,308 @@
+import { isAbsolute } from "node:path";
+import { parse, type Node } from "../../code/parser.ts";
+import { expandGlob } from "./glob.ts";
+import { placeOf, resolveTarget, type Workspace } from "./places.ts";
+import { unknown, type Arg, type Effect, type InterpretContext } from "./programs/args.ts";
+import { EDITS_IN_PLACE, NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
+import { peel } from "./programs/wrappers.ts";
+import type { Nesting, Operation, OperationKind, Target } from "./types.ts";
+import { evaluateWord, expandBraces, hasUnescaped, type Word } from "./words.ts";
+
+/** `sh -c` inside `sh -c` inside the line: deeper than this guard does not look (and blocks). */
+export const MAX_DEPTH = 2;
+
+interface State {
+  cwd?: string;
+  vars: Map<string, string | undefined>;
+  nesting: Nesting;
+  stdinPiped: boolean;
+  depth: number;
+  via: string[];
+}
+
+/** What the whole line shares while it is walked in order. */
+interface Line {
+  ws: Workspace;
+  ops: Operation[];
+  /** An earlier command may have changed files in ways guard does not model. */
+  unknownEffect: boolean;
+}
+
+const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: new Map(st.vars), ...patch });
+
+/** Walk a command line and collect every operation it would run, in order. */
+export async function walkCommand(command: string, cwd: string, vars: Map<string, string | undefined>, ws: Workspace): Promise<Operation[]> {
+  const line: Line = { ws, ops: [], unknownEffect: false };
+  await walkScript(command, { cwd, vars, nesting: "top", stdinPiped: false, depth: 0, via: [] }, line);
+  return line.ops;
+}
+
+async function walkScript(source: string, st: State, line: Line): Promise<void> {
+  const tree = await parse("bash", source);
+  try {
+    if (tree.rootNode.hasError) {
+      pushOp(line, st, { program: "", argv: [], kind: "unparsed", targets: [], text: source });
+      return;
+    }
+    await statements(tree.rootNode, st, line);
+  } finally {
+    tree.delete();
+  }
+}
+
+function pushOp(line: Line, st: State, op: Pick<Operation, "program" | "argv" | "kind" | "targets" | "text"> & Partial<Operation>): void {
+  line.ops.push({ cwd: st.cwd, via: [...st.via], nesting: st.nesting, afterUnknownEffect: line.unknownEffect, ...op });
+}
+
+/** A sequence of statements; `&` after one runs it in the background. */
+async function statements(node: Node, st: State, line: Line): Promise<void> {
+  for (const child of node.namedChildren) {
+    if (!child || child.type === "comment") continue;
+    const bg = child.nextSibling?.type === "&";
+    await statement(child, bg ? copy(st, { nesting: "background" }) : st, line);
+  }
+}
+
+async function statement(node: Node, st: State, line: Line): Promise<void> {
+  switch (node.type) {
+    case "program":
+    case "list":
+    case "compound_statement":
+    case "do_group":
+      return statements(node, st, line);
+    case "negated_command":
+      return statements(node, st, line);
+    case "pipeline": {
+      let i = 0;
+      for (const part of node.namedChildren) {
+        if (!part) continue;
+        await statement(part, copy(st, { stdinPiped: i > 0 }), line);
+        i++;
+      }
+      return;
+    }
+    case "subshell":
+      return statements(node, copy(st), line);
+    case "redirected_statement": {
+      const body = node.childForFieldName("body");
+      const redirects = node.children.filter((c): c is Node => c !== null && c !== body && c.type.endsWith("redirect"));
+      if (body?.type === "command") return command(body, st, line, redirects);
+      const before = copy(st);
+      if (body) await statement(body, st, line);
+      await applyRedirects(redirects, before, line, "");
+      return;
+    }
+    case "command":
+      return command(node, st, line, []);
+    case "variable_assignment":
+      return assign(node, st, line);
+    case "declaration_command":
+    case "unset_command":
+      for (const c of node.namedChildren) {
+        if (c?.type === "variable_assignment") await assign(c, st, line);
+        else if (c && node.type === "unset_command") st.vars.set(c.text, undefined);
+        else if (c) await substitutions(c, st, line);
+      }
+      return;
+    case "if_statement":
+    case "case_statement":
+    case "elif_clause":
+    case "else_clause":
+    case "case_item":
+      return scoped(node, st, line, "conditional");
+    case "while_statement":
+    case "until_statement":
+    case "for_statement":
+    case "c_style_for_statement":
+      return scoped(node, st, line, "loop");
+    case "function_definition":
+      return scoped(node, st, line, "function");
+    default:
+      // test_command, arithmetic and the like: only what they substitute runs.
+      return substitutions(node, st, line);
+  }
+}
+
+/** Conditional, looping and function bodies: what runs there is not certain, and their cd does not stick. */
+async function scoped(node: Node, st: State, line: Line, nesting: Nesting): Promise<void> {
+  const inner = copy(st, { nesting: st.nesting === "top" ? nesting : st.nesting });
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === "variable_name" || child.type === "word" || child.type === "concatenation" || child.type === "string") {
+      await substitutions(child, inner, line);
+      if (node.type === "for_statement" && child.type === "variable_name") inner.vars.set(child.text, undefined);
+      continue;
+    }
+    await statement(child, inner, line);
+  }
+  if (inner.cwd !== st.cwd) st.cwd = undefined;
+  for (const [k, v] of inner.vars) if (st.vars.get(k) !== v) st.vars.set(k, undefined);
+}
+
+/** Command substitutions run before the command around them; walk them in their own nesting. */
+async function substitutions(node: Node, st: State, line: Line): Promise<void> {
+  const found: Node[] = [];
+  const visit = (n: Node) => {
+    if (n.type === "command_substitution" || n.type === "process_substitution") {
+      found.push(n);
+      return;
+    }
+    for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(node);
+  for (const sub of found) await statements(sub, copy(st, { nesting: "substitution" }), line);
+}
+
+async function assign(node: Node, st: State, line: Line): Promise<void> {
+  const name = node.childForFieldName("name")?.text;
+  const value = node.childForFieldName("value");
+  if (value) await substitutions(value, st, line);
+  if (!name) return;
+  if (!value) return void st.vars.set(name, "");
+  const w = evaluateWord(value, st);
+  st.vars.set(name, w.unresolved ? undefined : w.literal);
+}
+
+async function command(node: Node, st: State, line: Line, outerRedirects: Node[]): Promise<void> {
+  const words: Node[] = [];
+  const redirects: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (!c) continue;
+    const field = node.fieldNameForChild(i);
+    if (c.type === "variable_assignment") {
+      const v = c.childForFieldName("value");
+      if (v) await substitutions(v, st, line);
+    } else if (field === "name" || field === "argument") words.push(c);
+    else if (c.type.endsWith("redirect")) redirects.push(c);
+  }
+  const evaluated = words.map((w) => evaluateWord(w, st));
+  for (const w of evaluated) for (const sub of w.substitutions) await statements(sub, copy(st, { nesting: "substitution" }), line);
+  const argv = evaluated.flatMap((w, i) => expand(w, words[i]!.text, st, line.ws));
+  const program = await run(argv, st, line, node.text);
+  await applyRedirects([...redirects, ...outerRedirects], st, line, program);
+}
+
+/** Run one argv: peel wrappers, follow `sh -c`, handle `cd`, interpret the program. Returns its name. */
+async function run(argv: Arg[], st: State, line: Line, text: string): Promise<string> {
+  if (argv.length === 0) return "";
+  const p = peel(argv);
+  const inner = p.via.length ? copy(st, { via: [...st.via, ...p.via] }) : st;
+  if (p.chdir) {
+    const t = resolveArg(p.chdir, inner, line.ws);
+    inner.cwd = t.path && t.isDir ? t.path : undefined;
+  }
+  if (p.script) {
+    if (p.script.unresolved || inner.depth >= MAX_DEPTH) {
+      pushOp(line, inner, { program: p.via[p.via.length - 1] ?? "sh", argv: argv.map((a) => a.value), kind: "unparsed", targets: [], text });
+      line.unknownEffect = true;
+      return "sh";
+    }
+    // The script runs in a child shell: its cd does not come back.
+    await walkScript(p.script.value, copy(inner, { depth: inner.depth + 1, vars: new Map([...inner.vars].filter(([k]) => !/^\d+$/.test(k))) }), line);
+    return "sh";
+  }
+  const head = p.argv[0];
+  if (!head) return "";
+  if (head.unresolved) {
+    pushOp(line, inner, { program: "", argv: p.argv.map((a) => a.value), kind: "exec", targets: [{ raw: head.value, unresolved: head.unresolved }], text });
+    line.unknownEffect = true;
+    return "";
+  }
+  const program = head.value.split("/").pop()!;
+  const args = p.argv.slice(1).map((a) => (p.replace && !a.unresolved && a.value.includes(p.replace) ? unknown("stdin", a.value) : a));
+  if (program === "cd" || program === "pushd" || program === "popd") {
+    changeDir(program, args, st, line.ws);
+    pushOp(line, st, { program, argv: p.argv.map((a) => a.value), kind: "exec", targets: [], text });
+    return program;
+  }
+  const ctx: InterpretContext = {
+    resolve: (a) => resolveArg(a, inner, line.ws),
+    cwd: inner.cwd,
+    root: line.ws.root,
+    stdinPiped: inner.stdinPiped,
+  };
+  const interpret = interpreterFor(program);
+  const result = interpret ? interpret(args, ctx) : { effects: [] as Effect[], unknownEffect: !NO_FILE_EFFECT.has(program) || EDITS_IN_PLACE(program, args.map((a) => a.value)) };
+  const effects = result.effects.length ? result.effects : [{ kind: "exec" as OperationKind, targets: [] as Target[] }];
+  for (const e of effects) {
+    const targets = [...e.targets];
+    if (p.stdinList && e.kind !== "exec" && e.kind !== "git") targets.push({ raw: "(stdin)", unresolved: "stdin" });
+    pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: e.kind, targets, git: e.git, text });
+  }
+  if (result.unknownEffect) line.unknownEffect = true;
+  return program;
+}
+
+function changeDir(program: string, args: Arg[], st: State, ws: Workspace): void {
+  if (program === "popd") return void (st.cwd = undefined);
+  const operands = args.filter((a) => a.unresolved || !a.value.startsWith("-") || a.value === "-");
+  const dest = operands[0];
+  if (!dest) return void (st.cwd = st.vars.get("HOME") ?? ws.home);
+  if (dest.unresolved || dest.value === "-") return void (st.cwd = undefined);
+  const t = resolveArg(dest, st, ws);
+  // A cd that fails leaves the shell where it was, and `cd x; rm *` then runs somewhere else: unknown.
+  st.cwd = t.path && t.exists && t.isDir ? resolveTarget(`${t.path}/`, "/").path : undefined;
+  if (st.cwd) st.vars.set("PWD", st.cwd);
+}
+
+const OVERWRITING = new Set([">", ">|", "&>", ">&"]);
+const APPENDING = new Set([">>", "&>>", "<>"]);
+
+async function applyRedirects(redirects: Node[], st: State, line: Line, program: string): Promise<void> {
+  for (const r of redirects) {
+    await substitutions(r, st, line);
+    if (r.type !== "file_redirect") continue;
+    const op = r.children.find((c) => c && (OVERWRITING.has(c.type) || APPENDING.has(c.type) || c.type === "<" || c.type === "<&"))?.type;
+    const dest = r.childForFieldName("destination");
+    if (!op || !dest || (!OVERWRITING.has(op) && !APPENDING.has(op))) continue;
+    if (dest.type === "number" || /^-$|^\d+-?$/.test(dest.text)) continue; // 2>&1, >&-
+    const args = expand(evaluateWord(dest, st), dest.text, st, line.ws);
+    const arg = args.length === 1 ? args[0]! : unknown("glob", dest.text);
+    if (!arg.unresolved && /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(arg.value)) continue;
+    const t = resolveArg(arg, st, line.ws);
+    const kind: OperationKind = APPENDING.has(op) || (!t.unresolved && !t.exists) ? "create" : "overwrite";
+    pushOp(line, st, { program: program || op, argv: [op, arg.value], kind, targets: [t], text: r.text });
+  }
+}
+
+/** Tilde, brace and pathname expansion of one word. */
+function expand(w: Word, text: string, st: State, ws: Workspace): Arg[] {
+  if (w.unresolved) return [unknown(w.unresolved, text)];
+  const out: Arg[] = [];
+  for (let pattern of expandBraces(w.pattern)) {
+    if (pattern.startsWith("~")) {
+      const slash = pattern.indexOf("/");
+      const user = slash < 0 ? pattern.slice(1) : pattern.slice(1, slash);
+      const rest = slash < 0 ? "" : pattern.slice(slash);
+      if (user === "") pattern = escapeLiteral(st.vars.get("HOME") ?? ws.home) + rest;
+      else if (user === "+" && st.cwd) pattern = escapeLiteral(st.cwd) + rest;
+      else {
+        out.push(unknown("expansion", text));
+        continue;
+      }
+    }
+    if (hasUnescaped(pattern, "*?[")) {
+      if (!st.cwd && !isAbsolute(pattern)) {
+        out.push(unknown("cwd", text));
+        continue;
+      }
+      const names = expandGlob(pattern, st.cwd ?? "/");
+      if (!names) out.push(unknown("glob", text));
+      else for (const n of names) out.push({ value: n });
+      continue;
+    }
+    out.push({ value: pattern.replace(/\\(.)/gs, "$1") });
+  }
+  return out;
+}
+
+const escapeLiteral = (s: string) => s.replace(/[*?[\]{}(),\\~!@+]/g, (c) => `\\${c}`);
+
+function resolveArg(a: Arg, st: State, ws: Workspace): Target {
+  if (a.unresolved) return { raw: a.value, unresolved: a.unresolved };
+  if (!st.cwd && !isAbsolute(a.value)) return { raw: a.value, unresolved: "cwd" };
+  const t = resolveTarget(a.value, st.cwd ?? "/");
+  if (t.path) t.place = placeOf(t.path, ws);
+  return t;
+}
