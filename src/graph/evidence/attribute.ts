@@ -34,6 +34,9 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
   return { byTest, importTime };
 }
 
-/** Every file any test or import touched. */
+/** Every file any test or import touched, and the test files themselves. */
 export const evidenceFiles = (ev: Evidence): string[] =>
-  [...new Set([...Object.values(ev.coverage).flatMap((f) => Object.keys(f)), ...Object.keys(ev.moduleLevel)])].sort();
+  [...new Set([...Object.values(ev.coverage).flatMap((f) => Object.keys(f)), ...Object.keys(ev.moduleLevel), ...ev.tests.map((t) => t.file)])].sort();
+
+/** Test ids the code declares (the graph's or the extractor's), for resolving recorded ids. */
+export const declaredTests = (functions: Map<string, FileFunctions>): Set<string> => new Set([...functions.values()].flatMap((f) => f.testIds));

@@ -40,10 +40,13 @@ export function mapLinesToFunctions(ranges: readonly FunctionRange[], lines: rea
       functions.add(body.id);
       continue;
     }
-    // A header line: it belongs to whatever encloses the function. One-liners (`def f(): return 1`) have
-    // their body on the header line, so the line also credits the function itself (over-approximation is safe).
+    // A header line belongs to whatever encloses the function. A one-liner (`def f(): return 1`) has its
+    // body on the header line: inside a test that line is the call running, so it credits the function.
     const header = innermost(ranges, line, (r) => r.start);
-    if (header && (header.bodyStart ?? header.start) > header.end) functions.add(header.id);
+    if (header && (header.bodyStart ?? header.start) > header.end) {
+      functions.add(header.id);
+      continue;
+    }
     const outer = header
       ? innermost(ranges.filter((r) => r !== header && r.start <= header.start && r.end >= header.end && (r.bodyStart ?? r.start) <= line), line, (r) => r.bodyStart ?? r.start)
       : undefined;

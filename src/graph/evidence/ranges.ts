@@ -11,6 +11,8 @@ export interface FileFunctions {
   ranges: FunctionRange[];
   /** The file's `<module>` Function id (module-level lines are credited to it). */
   moduleId: string;
+  /** Ids of the file's test Functions, which are also its Test ids (src/graph/schema.ts). */
+  testIds: string[];
 }
 
 interface RawDef {
@@ -26,7 +28,7 @@ function toRanges(file: string, root: string, defs: RawDef[]): FileFunctions {
   const ranges = defs
     .filter((d) => d.kind !== "module" && d.kind !== "describe")
     .map((d) => ({ id: d.id, start: d.start, end: d.end, bodyStart: python ? pythonBodyStart(lines, d.start, d.end) : d.start }));
-  return { ranges, moduleId: functionId(file, MODULE_QUALNAME) };
+  return { ranges, moduleId: functionId(file, MODULE_QUALNAME), testIds: defs.filter((d) => d.kind === "test").map((d) => d.id) };
 }
 
 /**

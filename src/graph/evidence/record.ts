@@ -2,7 +2,7 @@ import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { headSha, requireRepoRoot } from "../../repo/git.ts";
 import type { Graph } from "../client.ts";
-import { attribute, evidenceFiles } from "./attribute.ts";
+import { attribute, declaredTests, evidenceFiles } from "./attribute.ts";
 import { canaryCheck, evidenceless, evidencelessCheck, type CheckResult } from "./checks.ts";
 import { staleTests } from "./changed.ts";
 import { detectEcosystems, type Ecosystem } from "./detect.ts";
@@ -88,8 +88,9 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     };
     if (ev.tests.length === 0)
       return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
-    const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed);
-    const resolved = await resolveTests(graph, ev.tests);
+    const declared = declaredTests(functions);
+    const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
+    const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
     return { ok: checks.every((c) => c.ok), sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: missing, checks, write, notes: ev.notes, durationMs: performance.now() - started };

@@ -21,9 +21,11 @@ const PLACEHOLDER = /%[sdifjoOp#%]|\$\{[^}]*\}|\$[A-Za-z_]\w*/g;
 export function templatesOf(ids: Iterable<string>): { id: string; re: RegExp }[] {
   const out: { id: string; re: RegExp }[] = [];
   for (const id of ids) {
-    if (!PLACEHOLDER.test(id)) continue;
+    // A template-literal title is declared with its backticks: `add table ${x}`.
+    const title = id.replace(/`([^`]*)`/g, "$1");
+    if (!PLACEHOLDER.test(title)) continue;
     PLACEHOLDER.lastIndex = 0;
-    const parts = id.split(PLACEHOLDER).map((p) => p.replace(/[.*+?^()|[\]\\{}$]/g, "\\$&"));
+    const parts = title.split(PLACEHOLDER).map((p) => p.replace(/[.*+?^()|[\]\\{}$]/g, "\\$&"));
     out.push({ id, re: new RegExp(`^${parts.join(".+?")}$`) });
   }
   return out;

@@ -15,10 +15,10 @@ export interface WriteSummary {
 }
 
 /** Map recorded tests onto the graph's Test ids; tests of one graph id (parameters, subtests) merge. */
-export async function resolveTests(graph: Graph, tests: RecordedTest[]): Promise<Map<string, string>> {
+export async function resolveTests(graph: Graph, tests: RecordedTest[], declared: ReadonlySet<string> = new Set()): Promise<Map<string, string>> {
   const files = [...new Set(tests.map((t) => t.file))];
   const { rows } = await graph.roQuery("MATCH (t:Test) WHERE t.file IN $files RETURN t.id AS id", { files });
-  const known = new Set(rows.map((r) => String(r.id)));
+  const known = new Set([...declared, ...rows.map((r) => String(r.id))]);
   const templates = templatesOf(known);
   return new Map(tests.map((t) => [t.id, resolveTestId(t.id, known, templates)]));
 }
@@ -27,11 +27,11 @@ export async function resolveTests(graph: Graph, tests: RecordedTest[]): Promise
  * Write one recording: Test durations and outcomes, COVERED_BY (replacing these tests' earlier coverage
  * edges), READ_BY, import-time evidence on `<module>` nodes, a Run with FAILED_IN, and EvidenceMeta.
  */
-export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attribution, sha: string, durationMs: number, partial: boolean): Promise<WriteSummary> {
+export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attribution, sha: string, durationMs: number, partial: boolean, declared: ReadonlySet<string>): Promise<WriteSummary> {
   for (const ix of EVIDENCE_INDEXES) await graph.createIndex(ix.label, ix.properties);
   const literal = (s: string) => JSON.stringify(s); // shas and run ids are [0-9a-z-]
   const runId = `run-${Date.now()}-${randomBytes(3).toString("hex")}`;
-  const resolved = await resolveTests(graph, ev.tests);
+  const resolved = await resolveTests(graph, ev.tests, declared);
   const graphId = (id: string) => resolved.get(id) ?? id;
 
   // One row per graph test: parametrized cases and subtests merge (failed wins, durations add).

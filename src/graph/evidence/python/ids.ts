@@ -1,10 +1,9 @@
 /** A node id without its parameters: `t.py::test_p[1-2]` runs test `t.py::test_p`. */
 export function pytestSelector(nodeid: string): string {
-  const parts = nodeid.split("::");
-  const last = parts.pop() ?? "";
-  const bracket = last.indexOf("[");
-  parts.push(bracket >= 0 ? last.slice(0, bracket) : last);
-  return parts.join("::");
+  // Parameters may themselves contain "::", so cut at the first "[" after the file part.
+  const afterFile = nodeid.indexOf("::");
+  const bracket = afterFile >= 0 ? nodeid.indexOf("[", afterFile) : -1;
+  return bracket >= 0 ? nodeid.slice(0, bracket) : nodeid;
 }
 
 /** pytest node id → the graph's Test id, `file::Class.test` (src/graph/schema.ts), parameters dropped. */

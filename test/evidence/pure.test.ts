@@ -1,0 +1,67 @@
+// The pure parts: line → function mapping, Python headers, V8 ranges, source maps, ids, diffs.
+import { expect, test } from "bun:test";
+import { changedLines } from "../../src/graph/evidence/changed.ts";
+import { mapLinesToFunctions, pythonBodyStart } from "../../src/graph/evidence/functions.ts";
+import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
+import { executedLines } from "../../src/graph/evidence/js/v8-lines.ts";
+import { parseCoverProfile, parseTestList } from "../../src/graph/evidence/go/profile.ts";
+import { pytestSelector, pytestTestId } from "../../src/graph/evidence/python/ids.ts";
+import { toEvidence } from "../../src/graph/evidence/python/record.ts";
+import { resolveTestId, templatesOf } from "../../src/graph/evidence/test-ids.ts";
+
+test("a def line runs with its enclosing scope; the body with the call; one-liners credit the function", () => {
+  const ranges = [
+    { id: "outer", start: 1, end: 6, bodyStart: 2 },
+    { id: "outer.inner", start: 3, end: 4, bodyStart: 4 },
+    { id: "one", start: 8, end: 8, bodyStart: 9 },
+  ];
+  expect([...mapLinesToFunctions(ranges, [2, 3]).functions]).toEqual(["outer"]);
+  expect([...mapLinesToFunctions(ranges, [4]).functions]).toEqual(["outer.inner"]);
+  expect(mapLinesToFunctions(ranges, [1, 7]).moduleLines).toEqual([1, 7]);
+  expect([...mapLinesToFunctions(ranges, [8]).functions]).toEqual(["one"]);
+});
+
+test("pythonBodyStart skips decorators and multi-line signatures", () => {
+  const src = ["@deco", "def f(a,", "      b: int) -> dict:", "    return a", "def g(): return 1"];
+  expect(pythonBodyStart(src, 1, 4)).toBe(4);
+  expect(pythonBodyStart(src, 5, 5)).toBe(6);
+});
+
+test("V8 ranges: an uncalled block inside a called function does not count", () => {
+  const src = "function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\nf(0);\n";
+  const blockStart = src.indexOf("{\n    return 1");
+  const blockEnd = src.indexOf("}\n  return 2") + 1;
+  const lines = executedLines(src, [[[0, src.length, 1]], [[0, src.indexOf("\nf(0)"), 1], [blockStart, blockEnd, 0]]]);
+  expect(lines).toEqual([1, 2, 5, 6, 7]);
+});
+
+test("source map lines decode (VLQ)", () => {
+  // gen line 1 → orig line 1; gen line 2 → orig line 3 (AACA: +1 line; AAEA: +2 lines)
+  expect(lineTable({ sources: ["a.ts"], mappings: "AAAA;AAEA" })).toEqual([[[0, 1]], [[0, 3]]]);
+});
+
+test("ids: pytest parameters drop, JS templates and subtests resolve to declared tests", () => {
+  expect(pytestSelector("t.py::TestA::test_b[1-2]")).toBe("t.py::TestA::test_b");
+  expect(pytestTestId("t.py::TestA::test_b[x::y]")).toBe("t.py::TestA.test_b");
+  const known = new Set(["a.test.ts::s > area %i", "a.test.ts::`row ${n}`", "a.test.ts::top"]);
+  const tpl = templatesOf(known);
+  expect(resolveTestId("a.test.ts::s > area 3", known, tpl)).toBe("a.test.ts::s > area %i");
+  expect(resolveTestId("a.test.ts::row 7", known, tpl)).toBe("a.test.ts::`row ${n}`");
+  expect(resolveTestId("a.test.ts::top > sub", known, tpl)).toBe("a.test.ts::top");
+  expect(resolveTestId("a.test.ts::other", known, tpl)).toBe("a.test.ts::other");
+});
+
+test("diff hunks → new-side lines, a pure deletion marks its neighbours", () => {
+  const diff = "+++ b/a.py\n@@ -3,0 +4,2 @@\n+x\n+y\n@@ -10 +12,0 @@\n-z\n";
+  expect(changedLines(diff).get("a.py")).toEqual([4, 5, 12, 13]);
+});
+
+test("go: cover profile lines with a count, test lists per package", () => {
+  const prof = "mode: set\nm/a.go:3.20,5.2 1 1\nm/a.go:7.10,8.2 1 0\n";
+  expect([...parseCoverProfile(prof).get("m/a.go")!]).toEqual([3, 4, 5]);
+  expect(parseTestList("TestA\nTestB\nok  \tm/a\t0.01s\n?   \tm/b\t[no test files]\n").get("m/a")).toEqual(["TestA", "TestB"]);
+});
+
+test("a coverage core that cannot switch contexts is refused, loudly", () => {
+  expect(() => toEvidence([{ core: "SysMonitor", rootdir: ".", coverage: {}, reports: [], reads: {} }])).toThrow(/SysMonitor core/);
+});

@@ -1,0 +1,76 @@
+// Fixture projects built by scripts, run by the real runners (pytest + coverage, node:test, vitest, go
+// test) and written to a real FalkorDB; the graph's test → functions map must equal each golden.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildGoFixture } from "../../fixtures/evidence/go/build.ts";
+import { buildJsFixture } from "../../fixtures/evidence/js/build.ts";
+import { buildPythonFixture } from "../../fixtures/evidence/python/build.ts";
+import { recordEvidence } from "../../src/graph/evidence/record.ts";
+import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
+import { golden, graphEvidence } from "./golden.ts";
+import { jsRunners } from "./runners.ts";
+
+const GOLDENS = join(import.meta.dir, "..", "..", "fixtures", "evidence");
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.stop());
+
+const tmp = (name: string) => join(mkdtempSync(join(tmpdir(), `guard-ev-${name}-`)), "repo");
+
+describe("guard evidence on fixture projects", () => {
+  test("pytest: goldens, parametrized ids merged, a failing test in FAILED_IN, data file read", async () => {
+    const dir = tmp("py");
+    buildPythonFixture(dir);
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([["canary", true], ["every-passing-test-has-evidence", true]]);
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "python", "golden.json"), actual));
+    // The shared helper maps to every test that ran it.
+    const shared = Object.entries(actual.coveredBy).filter(([, fs]) => fs.includes("pkg/calc.py::shared_helper")).map(([t]) => t);
+    expect(shared).toEqual(["tests/test_calc.py::test_add", "tests/test_calc.py::test_fails_on_purpose", "tests/test_calc.py::test_mul"]);
+  });
+
+  test("pytest under xdist gives the same map", async () => {
+    const dir = tmp("pyx");
+    buildPythonFixture(dir);
+    const graph = engine.graph();
+    await recordEvidence(dir, { graph, pytestArgs: ["-n", "2"] });
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "python", "golden.json"), actual));
+  });
+
+  test("node:test: goldens", async () => {
+    const dir = tmp("nt");
+    buildJsFixture("node-test", dir);
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.ok).toBe(true);
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "js", "node-test.golden.json"), actual));
+  });
+
+  test("vitest on TypeScript: lines mapped back through source maps", async () => {
+    const dir = tmp("vt");
+    buildJsFixture("vitest", dir, jsRunners());
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.ok).toBe(true);
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "js", "vitest.golden.json"), actual));
+  });
+
+  test("go test: one run per test, goldens", async () => {
+    const dir = tmp("go");
+    buildGoFixture(dir);
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.checks.every((c) => c.ok)).toBe(true);
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "go", "golden.json"), actual));
+  }, 120_000);
+});
