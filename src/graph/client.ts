@@ -121,7 +121,7 @@ export class GraphClient {
       await withTimeout(redis.ping(), connectTimeout, () => new Error(`no answer to PING within ${connectTimeout} ms`));
     } catch (e) {
       redis.disconnect();
-      throw unreachable(target, firstLine(e) || firstLine(client.lastError) || "connection failed");
+      throw unreachable(target, firstLine(client.lastError) || firstLine(e) || "connection failed");
     }
     return client;
   }
@@ -348,7 +348,7 @@ function timeoutError(ms: number): GuardError {
 function firstLine(e: unknown): string {
   if (e === undefined || e === null) return "";
   const s = e instanceof Error ? e.message : String(e);
-  return s.split("\n")[0] ?? "";
+  return (s.split("\n")[0] ?? "").replace(/\.$/, "");
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -1,11 +1,67 @@
 import type { CommandSpec } from "../command.ts";
 import { GuardError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
+
+const ACTIONS = ["start", "stop", "status", "path"];
 
 export const engine: CommandSpec = {
   name: "engine <action>",
-  summary: "(being built)",
-  examples: ["guard engine"],
-  async action() {
-    throw new GuardError("guard engine is not built yet");
+  summary: "Start, stop or inspect the graph engine (start | stop | status | path)",
+  options: [
+    { flags: "--backend <backend>", description: "embedded (default), server or docker" },
+    { flags: "--url <url>", description: "server backend: redis://host:6379 or rediss://host:6380" },
+    { flags: "--json", description: "Print the result as JSON" },
+    { flags: "--server-pid <pid>", description: "(internal, used by the idle watchdog)" },
+  ],
+  examples: ["guard engine start", "guard engine status --json", "guard engine path", "guard engine stop"],
+  async action([action], options) {
+    const cwd = options.cwd ?? process.cwd();
+    if (action === "watchdog") {
+      const { runWatchdog } = await import("../../graph/engine/embedded.ts");
+      await runWatchdog(Number(options.serverPid));
+      return EXIT.OK;
+    }
+    if (!action || !ACTIONS.includes(action))
+      throw new GuardError(`unknown engine action: ${action ?? "(none)"}`, undefined, `use one of ${ACTIONS.join(", ")}`, EXIT.USAGE, "E_USAGE");
+    const { settingsFromOptions } = await import("../../graph/engine/settings-from-options.ts");
+    const { settings } = settingsFromOptions(cwd, options);
+    const report = await import("../../report/engine.ts");
+    const { printJson } = await import("../../report/envelope.ts");
+
+    if (action === "path") {
+      const { enginePaths } = await import("../../graph/engine/paths.ts");
+      const { detectPlatform, platformName } = await import("../../graph/engine/platform.ts");
+      const { chooseBuild } = await import("../../graph/engine/provision.ts");
+      const { readState } = await import("../../graph/engine/embedded.ts");
+      const facts = detectPlatform();
+      const running = readState();
+      const choice = chooseBuild(facts, (await import("../../state/paths.ts")).guardHome());
+      const r = {
+        paths: enginePaths(),
+        build: running?.build ?? choice.build,
+        rejected: choice.rejected,
+        platform: platformName(facts),
+        libc: `${facts.libc.family} ${facts.libc.version ?? ""}`.trim(),
+      };
+      if (options.json) printJson(report.enginePathEnvelope(r));
+      else process.stdout.write(report.formatEnginePath(r));
+      return r.build ? EXIT.OK : EXIT.UNAVAILABLE;
+    }
+
+    const eng = await import("../../graph/engine/index.ts");
+    let changed = false;
+    if (action === "start") {
+      const { client, handle } = await eng.connectEngine(settings);
+      await client.close();
+      changed = handle.started;
+    } else if (action === "stop") {
+      changed = await eng.stopEngine(settings);
+    }
+    const status = await eng.engineStatus(settings);
+    const r = { action: action as "start" | "stop" | "status", status, changed };
+    if (options.json) printJson(report.engineEnvelope(r));
+    else process.stdout.write(report.formatEngine(r));
+    if (action === "status" && !status.running) return EXIT.ERROR;
+    return EXIT.OK;
   },
 };

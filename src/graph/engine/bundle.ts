@@ -23,7 +23,7 @@ export interface BundleSpec {
 /** Pinned bundles; the sha256 is what scripts/engine-bundle.ts prints for the same inputs. */
 export const ENGINE_BUNDLES: Record<string, BundleSpec> = {
   "linux-x64": {
-    sha256: "PENDING",
+    sha256: "0bdd33ec5b344525b9796fe1b2ec5aded7bacd21fb8a64745caca306d05377a5",
     redis: "8.2.3",
     falkordb: "4.16.3",
   },

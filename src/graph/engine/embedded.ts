@@ -131,7 +131,7 @@ export async function resolveBuild(home: string, opts: EmbeddedOptions): Promise
 }
 
 /** The running server, started (or replaced) if need be. Cheap when it is already up. */
-export async function ensureEmbedded(opts: EmbeddedOptions = {}): Promise<ServerState> {
+export async function ensureEmbedded(opts: EmbeddedOptions = {}): Promise<ServerState & { started?: boolean }> {
   const home = opts.home ?? guardHome();
   const fast = readState(home);
   if (fast && serverProcessAlive(fast) && (await pingSocket(fast.socket, 2000))) {
@@ -149,7 +149,7 @@ export async function ensureEmbedded(opts: EmbeddedOptions = {}): Promise<Server
     const build = await resolveBuild(home, opts);
     const state = await startServer(home, build, opts);
     touchLastUsed(home);
-    return state;
+    return { ...state, started: true };
   });
 }
 

@@ -26,6 +26,8 @@ export interface EngineHandle {
   server?: ServerState;
   /** What the docker backend did: running / started / created. */
   docker?: string;
+  /** This call started the engine (embedded server or container). */
+  started: boolean;
 }
 
 export interface EngineDeps {
@@ -57,14 +59,14 @@ export function targetFor(settings: EngineSettings): EngineTarget | undefined {
 /** Make sure the engine runs (start the embedded server or the container if need be). */
 export async function ensureEngine(settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineHandle> {
   if (settings.backend === "embedded") {
-    const server = await ensureEmbedded({ idleTimeoutSeconds: settings.idleTimeoutSeconds, ...deps.embedded });
-    return { backend: "embedded", target: { kind: "socket", path: server.socket }, server };
+    const { started, ...server } = await ensureEmbedded({ idleTimeoutSeconds: settings.idleTimeoutSeconds, ...deps.embedded });
+    return { backend: "embedded", target: { kind: "socket", path: server.socket }, server, started: Boolean(started) };
   }
   if (settings.backend === "docker") {
     const docker = ensureDocker(settings.dockerImage, deps.docker ?? runDocker);
-    return { backend: "docker", target: dockerTarget, docker };
+    return { backend: "docker", target: dockerTarget, docker, started: docker !== "running" };
   }
-  return { backend: "server", target: targetFor(settings) as EngineTarget };
+  return { backend: "server", target: targetFor(settings) as EngineTarget, started: false };
 }
 
 /** Start if need be and connect; waits up to readyTimeoutMs for a container that is still booting. */

@@ -1,0 +1,32 @@
+import { ensureStateDir, stateDir, stateDirExcluded } from "../../state/paths.ts";
+import { existsSync } from "node:fs";
+import type { DoctorCheck } from "./check.ts";
+
+export const stateExcluded: DoctorCheck = {
+  id: "state.excluded",
+  section: "state",
+  title: ".guard/ kept out of git",
+  async run(ctx) {
+    if (!ctx.root) return { status: "info", summary: "not in a git repository" };
+    const dir = stateDir(ctx.root);
+    if (existsSync(dir) && stateDirExcluded(ctx.root)) return { status: "ok", summary: `${dir} exists and is excluded through .git/info/exclude` };
+    if (ctx.fix) {
+      ensureStateDir(ctx.root);
+      if (stateDirExcluded(ctx.root)) return { status: "ok", summary: `${dir} created and excluded`, fixed: true };
+    }
+    return {
+      status: "warn",
+      summary: existsSync(dir) ? `${dir} is not excluded from git` : `${dir} does not exist`,
+      todo: "run `guard init` (or `guard doctor --fix`)",
+    };
+  },
+};
+
+export const integrationsPlaceholder: DoctorCheck = {
+  id: "integrations.hosts",
+  section: "integrations",
+  title: "agent hosts",
+  async run() {
+    return { status: "info", summary: "no host integrations are checked yet" };
+  },
+};
