@@ -14,6 +14,27 @@ const strict = <T extends v.ObjectEntries>(entries: T) => v.strictObject(entries
 export const BACKENDS = ["embedded", "server", "docker"] as const;
 export type Backend = (typeof BACKENDS)[number];
 
+/** The `why` section: score weights and thresholds (formulas: src/decide/why/score.ts). */
+const WhySchema = strict({
+  decisionsDir: v.optional(str("folder relative to the repository root")),
+  graph: v.optional(v.picklist(["auto", "always", "never"], "expected auto, always or never")),
+  weights: v.optional(
+    strict({
+      criticality: v.optional(fraction()),
+      severity: v.optional(fraction()),
+      evidence: v.optional(fraction()),
+      missingTest: v.optional(fraction()),
+      magnitude: v.optional(fraction()),
+      incidents: v.optional(fraction()),
+    }),
+  ),
+  evidence: v.optional(v.record(v.string(), fraction(), "expected an object of evidence kind → strength")),
+  corroboration: v.optional(fraction()),
+  block: v.optional(strict({ risk: v.optional(positiveInt("risk from 0 to 100")), confidence: v.optional(fraction()) })),
+  warn: v.optional(strict({ risk: v.optional(positiveInt("risk from 0 to 100")), confidence: v.optional(fraction()) })),
+  criticalPaths: v.optional(v.array(str("glob"), "expected array of strings")),
+});
+
 /** The whole configuration, every key optional; defaults live in DEFAULTS below. */
 export const ConfigSchema = strict({
   $schema: v.optional(str()),
@@ -41,6 +62,7 @@ export const ConfigSchema = strict({
       maxBytes: v.optional(positiveInt("whole number of bytes")),
     }),
   ),
+  why: v.optional(WhySchema),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
@@ -49,6 +71,27 @@ export const DEFAULTS = {
   engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, dockerImage: "falkordb/falkordb:latest" },
   select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0 },
   trash: { maxAgeDays: 14, maxBytes: 2 * 1024 ** 3 },
+  why: {
+    decisionsDir: ".guard-decisions",
+    graph: "auto" as "auto" | "always" | "never",
+    /** risk = 100 × Σ weight × factor; the weights add up to 1. */
+    weights: { criticality: 0.15, severity: 0.2, evidence: 0.25, missingTest: 0.15, magnitude: 0.15, incidents: 0.1 },
+    /** Strength of each kind of evidence (0..1); confidence combines them (score.ts). */
+    evidence: {
+      decision_active: 0.95,
+      decision_draft: 0.5,
+      issue_closed: 0.7,
+      issue_ref: 0.5,
+      pull_request: 0.4,
+      fix_message: 0.3,
+      regression_test: 0.35,
+      commit: 0.15,
+    } as Record<string, number>,
+    corroboration: 0.5,
+    block: { risk: 70, confidence: 0.8 },
+    warn: { risk: 45, confidence: 0.5 },
+    criticalPaths: ["**/pay*/**", "**/*pay*.*", "**/billing/**", "**/*billing*.*", "**/checkout/**", "**/auth*/**", "**/*auth*.*", "**/security/**", "**/crypto/**", "**/*ledger*.*", "**/*refund*.*", "**/*charge*.*", "**/migrations/**"],
+  },
 };
 
 /** Where config can live, later ones overriding earlier ones. */

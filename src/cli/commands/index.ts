@@ -1,5 +1,6 @@
 import type { CommandSpec } from "../command.ts";
 import { agentEvent } from "./agent-event.ts";
+import { demo } from "./demo.ts";
 import { doctor } from "./doctor.ts";
 import { engine } from "./engine.ts";
 import { evidence } from "./evidence.ts";
@@ -7,6 +8,7 @@ import { hook } from "./hook.ts";
 import { init } from "./init.ts";
 import { parse } from "./parse.ts";
 import { precommit } from "./precommit.ts";
+import { why } from "./why.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [agentEvent, doctor, engine, evidence, hook, init, parse, precommit];
+export const COMMANDS: CommandSpec[] = [agentEvent, demo, doctor, engine, evidence, hook, init, parse, precommit, why];
