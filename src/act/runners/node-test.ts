@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseJestJson } from "./jest-json.ts";
+import { shellQuote, type Runner } from "./types.ts";
+
+/**
+ * A node:test reporter that writes jest-shaped JSON (file, describe path, title, status, duration,
+ * failure message), so all JavaScript runners share one parser. Written to the run's temp dir.
+ */
+const REPORTER = `
+const stacks = new Map();
+export default async function* guardReporter(source) {
+  const files = new Map();
+  for await (const ev of source) {
+    const d = ev.data || {};
+    const file = d.file || "";
+    if (ev.type === "test:start") {
+      const s = stacks.get(file) || [];
+      s[d.nesting] = d.name; s.length = d.nesting + 1; stacks.set(file, s);
+    }
+    if (ev.type !== "test:pass" && ev.type !== "test:fail") continue;
+    if (d.details && d.details.type === "suite") continue;
+    const s = stacks.get(file) || [];
+    const entry = files.get(file) || { name: file, assertionResults: [] };
+    const err = d.details && d.details.error;
+    const cause = err && (err.cause || err);
+    entry.assertionResults.push({
+      ancestorTitles: s.slice(0, d.nesting),
+      title: d.name,
+      status: ev.type === "test:pass" ? (d.skip || d.todo ? "skipped" : "passed") : "failed",
+      duration: d.details ? d.details.duration_ms : null,
+      failureMessages: ev.type === "test:fail" ? [String((cause && cause.message) || cause || "failed")] : [],
+    });
+    files.set(file, entry);
+  }
+  yield JSON.stringify({ testResults: [...files.values()] });
+}
+`;
+
+function scriptArgs(root: string): string[] | undefined {
+  const p = join(root, "package.json");
+  if (!existsSync(p)) return undefined;
+  try {
+    const script = JSON.parse(readFileSync(p, "utf8"))?.scripts?.test;
+    if (typeof script === "string" && /^node\s+(.*\s)?--test\b/.test(script) && !/[|&;<>$`]/.test(script)) return script.trim().split(/\s+/).slice(1);
+  } catch {}
+  return undefined;
+}
+
+export const nodeTest: Runner = {
+  framework: "node:test",
+  detect: (root) => scriptArgs(root) !== undefined,
+  owns: (t) => t.framework === "node:test",
+  plan(root, tests, tmp) {
+    const reporter = join(tmp, "guard-node-reporter.mjs");
+    writeFileSync(reporter, REPORTER);
+    const resultFile = join(tmp, "node-test.json");
+    const base = (scriptArgs(root) ?? ["--test"]).filter((a) => !a.startsWith("--test-reporter"));
+    const files = tests === "all" ? [] : [...new Set(tests.map((t) => t.file))].sort();
+    // Selected files replace the script's own file arguments; flags stay.
+    const args = tests === "all" ? base : [...base.filter((a) => a.startsWith("-")), ...files];
+    const argv = ["node", ...args, `--test-reporter=${reporter}`, `--test-reporter-destination=${resultFile}`, "--test-reporter=spec", "--test-reporter-destination=stderr"];
+    return [{ framework: "node:test", argv, cwd: root, display: `node --test ${files.map(shellQuote).join(" ")}`.trim(), resultFile, cleanup: [reporter], tests: tests === "all" ? undefined : tests }];
+  },
+  parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
+  reproduce: (_root, failed) => `node --test ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`,
+};

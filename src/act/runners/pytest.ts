@@ -1,0 +1,51 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { detectPythonEnv } from "../../graph/evidence/python/environment.ts";
+import { parseJunit } from "./junit.ts";
+import { shellQuote, type Runner, type TestResult } from "./types.ts";
+
+/** pytest: node ids on the command line, results from its JUnit XML (xunit1 carries the file). */
+export const pytest: Runner = {
+  framework: "pytest",
+  detect(root) {
+    return ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "conftest.py"].some((f) => existsSync(join(root, f)));
+  },
+  owns(t) {
+    return t.framework === "pytest" || (t.framework === "" && t.file.endsWith(".py"));
+  },
+  plan(root, tests, tmp) {
+    const { python } = detectPythonEnv(root);
+    const resultFile = join(tmp, "pytest-junit.xml");
+    const selectors = tests === "all" ? [] : [...new Set(tests.map((t) => t.selector))];
+    const argv = [python, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", `--junitxml=${resultFile}`, "-o", "junit_family=xunit1", ...selectors];
+    return [{ framework: "pytest", argv, cwd: root, env: { PYTHONDONTWRITEBYTECODE: "1" }, display: `python -m pytest ${selectors.slice(0, 3).map(shellQuote).join(" ")}${selectors.length > 3 ? " …" : ""}`.trim(), resultFile, tests: tests === "all" ? undefined : tests }];
+  },
+  parse(_plan, _output, xml) {
+    if (!xml) return [];
+    const byId = new Map<string, TestResult>();
+    for (const c of parseJunit(xml)) {
+      const file = c.file ?? `${c.classname.split(".").join("/")}.py`;
+      const moduleDotted = file.replace(/\.py$/, "").split("/").join(".");
+      const cls = c.classname.startsWith(moduleDotted) ? c.classname.slice(moduleDotted.length).replace(/^\./, "") : "";
+      const bare = c.name.replace(/\[.*$/s, "");
+      const id = `${file}::${cls ? `${cls}.` : ""}${bare}`;
+      const prev = byId.get(id);
+      // Parametrized cases fold into their test: it failed if any case failed.
+      const outcome = prev?.outcome === "failed" || c.outcome === "failed" ? "failed" : prev?.outcome === "passed" || c.outcome === "passed" ? "passed" : "skipped";
+      byId.set(id, {
+        id,
+        file,
+        name: cls ? `${cls}.${bare}` : bare,
+        outcome,
+        durationMs: Math.round(((prev?.durationMs ?? 0) + c.time * 1000) * 10) / 10,
+        message: prev?.message ?? (c.outcome === "failed" ? `${c.name}: ${c.message ?? "failed"}` : undefined),
+      });
+    }
+    return [...byId.values()];
+  },
+  reproduce(root, failed) {
+    const { python } = detectPythonEnv(root);
+    const ids = failed.slice(0, 5).map((f) => shellQuote(`${f.file}::${f.name.replace(/\./g, "::")}`));
+    return `${python} -m pytest ${ids.join(" ")}`;
+  },
+};

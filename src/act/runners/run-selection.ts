@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { bumpEpoch, readCache } from "../../decide/select/cache.ts";
+import { checkWithTests, type CheckOptions } from "../../decide/select/check.ts";
+import type { TestInfo } from "../../decide/select/evidence.ts";
+import { addMissRepair, changedFunctionIds, missedTests, recordRun } from "../../decide/select/learn.ts";
+import { OVERRIDES } from "../../decide/select/overrides.ts";
+import type { Selection } from "../../decide/select/selection.ts";
+import { treeFingerprint } from "../../decide/select/fingerprint.ts";
+import { headSha } from "../../repo/git.ts";
+import { appendEvent } from "../../state/events.ts";
+import type { RunSummary } from "../../report/test-run.ts";
+import { runnerFor, runTests, RUNNERS, type RunResult } from "./index.ts";
+
+export interface RunSelectionOptions extends CheckOptions {
+  shadow?: boolean;
+  stream?: boolean;
+  timeoutMs?: number;
+}
+
+export interface RunSelectionResult {
+  selection: Selection;
+  run: RunResult;
+  full?: RunResult;
+  misses: string[];
+  missEdges: number;
+  recorded: boolean;
+  summary: RunSummary;
+}
+
+/** `guard run`: decide, run through the project's runners, learn from what failed. */
+export async function runSelection(root: string, opts: RunSelectionOptions = {}): Promise<RunSelectionResult> {
+  const fingerprint = treeFingerprint(root, opts);
+  const cachedBefore = readCache(root, fingerprint)?.selection as Selection | undefined;
+  const { selection, known } = await checkWithTests(root, opts);
+  const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+
+  let full: RunResult | undefined;
+  let reference: Selection | undefined;
+  if (opts.shadow && !selection.runAll) {
+    full = await runTests(root, [], true, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+    reference = selection;
+  } else if (selection.runAll) {
+    // A full run: compare with what a selection chose for the same change (a periodic run, or an earlier check).
+    if (selection.wouldRun) reference = { ...selection, runAll: false, tests: selection.tests.filter((t) => selection.wouldRun!.includes(t.id)) };
+    else if (cachedBefore && !cachedBefore.runAll) reference = cachedBefore;
+  }
+  const fullRun = full ?? (selection.runAll ? run : undefined);
+  const failedFull = fullRun ? fullRun.results.filter((r) => r.outcome === "failed").map((r) => r.id) : [];
+  const misses = reference ? missedTests(reference, failedFull) : [];
+
+  let missEdges = 0;
+  let recorded = false;
+  const problems: string[] = [];
+  const sha = headSha(root);
+  if (!selection.fault || selection.fault.code !== "engine-unavailable") {
+    try {
+      const { openGraph } = await import("../../graph/open.ts");
+      const graph = await openGraph(root);
+      try {
+        const failed = run.results.filter((r) => r.outcome === "failed").map((r) => r.id);
+        await recordRun(graph, {
+          id: `run-${Date.now()}-${randomBytes(3).toString("hex")}`,
+          timestamp: Date.now(),
+          commitSha: sha,
+          durationMs: run.durationMs,
+          total: run.results.length,
+          passed: run.results.filter((r) => r.outcome === "passed").length,
+          failed: failed.length,
+          level: selection.level,
+          failedTests: [...new Set([...failed, ...(full ? failedFull : [])])],
+        });
+        if (misses.length > 0 && reference) missEdges = await addMissRepair(graph, changedFunctionIds(reference), misses, sha);
+        recorded = true;
+      } finally {
+        await graph.close();
+      }
+    } catch (e) {
+      problems.push(`results not recorded in the graph: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    }
+  }
+  bumpEpoch(root);
+
+  for (const p of run.plans) {
+    if (p.error) problems.push(`${p.plan.display}: ${p.error}`);
+    else if (p.results.length === 0 && p.exitCode !== 0) problems.push(`${p.plan.display} exited ${p.exitCode} and reported no tests`);
+  }
+  const failedResults = run.results.filter((r) => r.outcome === "failed");
+  const reproduce: string[] = [];
+  for (const r of RUNNERS) {
+    const mine = failedResults.filter((f) => {
+      const k = known.find((t) => t.id === f.id);
+      return k ? runnerFor(root, k) === r : r.framework === run.plans.find((p) => p.results.includes(f))?.plan.framework;
+    });
+    if (mine.length > 0) reproduce.push(r.reproduce(root, mine));
+  }
+  if (reproduce.length === 0 && !run.passed) for (const p of run.plans) if (p.exitCode !== 0) reproduce.push(p.plan.display);
+
+  const periodic = selection.overrides.find((o) => o.code === OVERRIDES.periodicFull.code)?.message;
+  const summary: RunSummary = {
+    level: selection.level,
+    runAll: selection.runAll,
+    selected: selection.tests.length,
+    total: selection.estimate.totalTests,
+    passed: run.passed,
+    results: run.results,
+    durationMs: run.durationMs,
+    reproduce,
+    problems,
+    tail: run.plans.flatMap((p) => p.tail).slice(-15),
+    ...(full ? { shadow: { misses, fullFailed: failedFull.length, durationMs: full.durationMs } } : {}),
+    ...(selection.fault ? { fault: `${selection.fault.code}: ${selection.fault.message}` } : {}),
+    ...(periodic ? { periodic } : {}),
+  };
+  appendEvent(root, {
+    type: "select.run",
+    level: selection.level,
+    runAll: selection.runAll,
+    shadow: opts.shadow ?? false,
+    selected: selection.tests.length,
+    total: selection.estimate.totalTests,
+    selectedMs: selection.estimate.selectedMs,
+    fullMs: selection.estimate.fullMs,
+    savedRatio: selection.estimate.savedRatio,
+    passed: run.passed,
+    failed: failedResults.length,
+    misses: misses.length,
+    durationMs: run.durationMs,
+    fault: selection.fault?.code,
+  });
+  return { selection, run, full, misses, missEdges, recorded, summary };
+}
+
+export type { TestInfo };

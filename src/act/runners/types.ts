@@ -1,0 +1,64 @@
+/** A test as the runners see it: what to select and how its runner names it. */
+export interface RunnableTest {
+  id: string;
+  file: string;
+  framework: string;
+  selector: string;
+}
+
+export type Outcome = "passed" | "failed" | "skipped";
+
+export interface TestResult {
+  /** The graph's Test id where guard could name it (`file::qualname`). */
+  id: string;
+  file: string;
+  name: string;
+  outcome: Outcome;
+  durationMs?: number;
+  /** The first lines that say why it failed. */
+  message?: string;
+}
+
+/** One command a runner will start. */
+export interface RunPlan {
+  framework: string;
+  argv: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  /** How a human reruns it. */
+  display: string;
+  /** Where the runner writes machine-readable results (read by `parse`). */
+  resultFile?: string;
+  /** Files to delete after the run (reporters written for it). */
+  cleanup?: string[];
+  /** The tests this command was asked to run (undefined: the whole suite of this runner). */
+  tests?: RunnableTest[];
+}
+
+export interface PlanResult {
+  plan: RunPlan;
+  exitCode: number;
+  durationMs: number;
+  results: TestResult[];
+  /** The last lines of output, for a report when no result could be parsed. */
+  tail: string[];
+  /** The runner could not start, or ran out of time. */
+  error?: string;
+}
+
+/** A test runner, as a record: which tests it runs, how to start it, how to read what it reports. */
+export interface Runner {
+  framework: string;
+  /** Whether this project uses the runner (for a run-all without a graph). */
+  detect(root: string): boolean;
+  /** Whether a test with this framework/file belongs to this runner. */
+  owns(test: RunnableTest): boolean;
+  /** Commands that run `tests`, or the whole suite when `tests` is "all". */
+  plan(root: string, tests: RunnableTest[] | "all", tmp: string): RunPlan[];
+  /** Results from the command's output and result file. */
+  parse(plan: RunPlan, output: string, resultText: string | undefined): TestResult[];
+  /** How to rerun some failing tests by hand. */
+  reproduce(root: string, failed: TestResult[]): string;
+}
+
+export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

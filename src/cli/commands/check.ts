@@ -1,0 +1,52 @@
+import type { CommandSpec, Options } from "../command.ts";
+import { EXIT } from "../exit-codes.ts";
+
+const changeOptions = (o: Options) => ({ base: typeof o.base === "string" ? o.base : undefined, staged: o.staged === true });
+
+export const check: CommandSpec = {
+  name: "check",
+  summary: "Which tests can the current change break? The decision, without running anything",
+  options: [
+    { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
+    { flags: "--staged", description: "Look at the staged change (the index) instead of the working tree" },
+    { flags: "--json", description: "Print the decision as JSON (schemas/selection.schema.json)" },
+  ],
+  examples: ["guard check", "guard check --base main --json", "guard check --staged"],
+  async action(_args, options) {
+    // The idle-turn path: an unchanged tree answers from the cache with nothing heavy loaded.
+    const { requireRepoRoot } = await import("../../repo/git.ts");
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
+    const opts = changeOptions(options);
+    const { treeFingerprint } = await import("../../decide/select/fingerprint.ts");
+    const { readCache, writeCache } = await import("../../decide/select/cache.ts");
+    const fingerprint = treeFingerprint(root, opts);
+    const cached = readCache(root, fingerprint);
+    let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
+    if (!selection) {
+      const { runCheck } = await import("../../decide/select/check.ts");
+      selection = await runCheck(root, opts);
+      selection.fingerprint = fingerprint;
+      if (!selection.fault) writeCache(root, fingerprint, selection);
+      const { appendEvent } = await import("../../state/events.ts");
+      appendEvent(root, {
+        type: "select.check",
+        level: selection.level,
+        trust: selection.trust.score,
+        selected: selection.tests.length,
+        total: selection.estimate.totalTests,
+        savedRatio: selection.estimate.savedRatio,
+        overrides: selection.overrides.map((o) => o.code),
+        fault: selection.fault?.code,
+        elapsedMs: selection.elapsedMs,
+      });
+    }
+    if (options.json) {
+      const { envelope, printJson } = await import("../../report/envelope.ts");
+      printJson(envelope("selection", { ...selection, cached: cached !== undefined }));
+    } else {
+      const { formatSelection } = await import("../../report/selection.ts");
+      process.stdout.write(`${formatSelection(selection, { cached: cached !== undefined })}\n`);
+    }
+    return EXIT.OK;
+  },
+};

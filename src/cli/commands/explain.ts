@@ -1,0 +1,34 @@
+import type { CommandSpec } from "../command.ts";
+import { GuardError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
+
+export const explain: CommandSpec = {
+  name: "explain <test>",
+  summary: "Why a test is or is not selected for the current change",
+  options: [
+    { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
+    { flags: "--staged", description: "Look at the staged change instead of the working tree" },
+    { flags: "--json", description: "Print the answer as JSON" },
+  ],
+  examples: ["guard explain tests/test_app.py::test_login", "guard explain 'src/math.test.ts::math > adds' --json"],
+  async action(args, options) {
+    const test = args[0];
+    if (!test) throw new GuardError("missing test", undefined, "give a test id, e.g. guard explain tests/test_app.py::test_login", EXIT.USAGE, "E_USAGE");
+    const { requireRepoRoot } = await import("../../repo/git.ts");
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
+    const opts = { base: typeof options.base === "string" ? options.base : undefined, staged: options.staged === true };
+    const { treeFingerprint } = await import("../../decide/select/fingerprint.ts");
+    const { readCache } = await import("../../decide/select/cache.ts");
+    type Selection = import("../../decide/select/selection.ts").Selection;
+    let selection = readCache(root, treeFingerprint(root, opts))?.selection as Selection | undefined;
+    if (!selection) selection = await (await import("../../decide/select/check.ts")).runCheck(root, opts);
+    const { formatExplain } = await import("../../report/selection.ts");
+    const { text, selected } = formatExplain(selection, test);
+    if (options.json) {
+      const { envelope, printJson } = await import("../../report/envelope.ts");
+      const matches = selection.tests.filter((t) => t.id === test || t.selector === test || t.id.endsWith(test) || t.name === test);
+      printJson(envelope("explain", { test, selected, level: selection.level, tests: matches, changes: selection.changes }));
+    } else process.stdout.write(`${text}\n`);
+    return EXIT.OK;
+  },
+};

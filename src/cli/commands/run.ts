@@ -1,0 +1,53 @@
+import type { CommandSpec } from "../command.ts";
+import { EXIT } from "../exit-codes.ts";
+
+export const run: CommandSpec = {
+  name: "run",
+  summary: "Run the tests the current change can break through the project's own runner",
+  options: [
+    { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
+    { flags: "--staged", description: "Look at the staged change instead of the working tree" },
+    { flags: "--shadow", description: "Run the full suite too and report what the selection would have missed" },
+    { flags: "--quiet", description: "Do not stream the runner's output" },
+    { flags: "--json", description: "Print the result as JSON" },
+  ],
+  examples: ["guard run", "guard run --shadow", "guard run --base main --json"],
+  async action(_args, options) {
+    const { requireRepoRoot } = await import("../../repo/git.ts");
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
+    const { runSelection } = await import("../../act/runners/run-selection.ts");
+    const r = await runSelection(root, {
+      base: typeof options.base === "string" ? options.base : undefined,
+      staged: options.staged === true,
+      shadow: options.shadow === true,
+      stream: !options.json && !options.quiet,
+    });
+    if (options.json) {
+      const { envelope, printJson } = await import("../../report/envelope.ts");
+      printJson(
+        envelope(
+          "test-run",
+          {
+            level: r.selection.level,
+            runAll: r.selection.runAll,
+            passed: r.summary.passed,
+            selected: r.selection.tests.map((t) => t.id),
+            results: r.run.results,
+            durationMs: r.run.durationMs,
+            misses: r.misses,
+            missRepairEdges: r.missEdges,
+            recorded: r.recorded,
+            reproduce: r.summary.reproduce,
+            problems: r.summary.problems,
+            ...(r.selection.fault ? { fault: r.selection.fault } : {}),
+          },
+          r.summary.passed,
+        ),
+      );
+    } else {
+      const { formatRun } = await import("../../report/test-run.ts");
+      process.stdout.write(`${formatRun(r.summary)}\n`);
+    }
+    return r.summary.passed ? EXIT.OK : EXIT.BLOCKED;
+  },
+};

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { ensureStateDir } from "../../state/paths.ts";
+
+/**
+ * The last selection, keyed by working-tree fingerprint, in `.guard/select-cache.json`. An unchanged
+ * tree answers from here without parsing or querying anything. Anything that changes the evidence
+ * (a run, feedback, a new index) bumps the epoch in `.guard/select-epoch`, which is part of the key.
+ */
+export interface CachedSelection {
+  fingerprint: string;
+  epoch: string;
+  savedAt: string;
+  /** The selection as printed by --json (the envelope's data). */
+  selection: unknown;
+}
+
+const cachePath = (root: string) => join(root, ".guard", "select-cache.json");
+const epochPath = (root: string) => join(root, ".guard", "select-epoch");
+
+export function currentEpoch(root: string): string {
+  try {
+    return readFileSync(epochPath(root), "utf8").trim();
+  } catch {
+    return "0";
+  }
+}
+
+export function bumpEpoch(root: string): void {
+  ensureStateDir(root);
+  writeFileSync(epochPath(root), `${Date.now()}-${process.pid}\n`);
+}
+
+export function readCache(root: string, fingerprint: string): CachedSelection | undefined {
+  const p = cachePath(root);
+  if (!existsSync(p)) return undefined;
+  try {
+    const c = JSON.parse(readFileSync(p, "utf8")) as CachedSelection;
+    return c.fingerprint === fingerprint && c.epoch === currentEpoch(root) ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCache(root: string, fingerprint: string, selection: unknown): void {
+  ensureStateDir(root);
+  const p = cachePath(root);
+  const tmp = `${p}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ fingerprint, epoch: currentEpoch(root), savedAt: new Date().toISOString(), selection } satisfies CachedSelection));
+  renameSync(tmp, p);
+}

@@ -1,0 +1,118 @@
+import { isGuardError } from "../../cli/errors.ts";
+import { gitRaw } from "../../repo/git.ts";
+import { DEFAULTS, loadConfig } from "../../state/config.ts";
+import { readEvents } from "../../state/events.ts";
+import { collectChanges, type ChangeOptions } from "./changes.ts";
+import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
+import type { EvidenceView, TestInfo } from "./evidence.ts";
+import { FAULTS } from "./overrides.ts";
+import type { Selection } from "./selection.ts";
+import { sliceChanges } from "./slice.ts";
+import type { ChangeSlice } from "./types.ts";
+
+export interface CheckOptions extends ChangeOptions {
+  /** Evidence to use instead of the repository's graph (the bench passes one it keeps open). */
+  view?: EvidenceView;
+  /** Per-query timeout in ms (default engine.queryTimeoutMs). */
+  queryTimeoutMs?: number;
+  /** Ignore select.fullRunEvery / fullRunHours (guard check reports it; guard run acts on it). */
+  ignorePeriodic?: boolean;
+}
+
+export function selectSettings(root: string) {
+  const cfg = loadConfig(root);
+  const select = cfg.select ?? {};
+  return {
+    thresholds: { subset: select.trust?.subset ?? DEFAULTS.select.trust.subset, medium: select.trust?.medium ?? DEFAULTS.select.trust.medium },
+    fullRunEvery: select.fullRunEvery ?? DEFAULTS.select.fullRunEvery,
+    fullRunHours: select.fullRunHours ?? DEFAULTS.select.fullRunHours,
+    queryTimeoutMs: cfg.engine?.queryTimeoutMs ?? DEFAULTS.engine.queryTimeoutMs,
+  };
+}
+
+/** Why a periodic full run is due, from the audit log's select.run events; undefined when it is not. */
+export function periodicFullRunDue(root: string, every: number, hours: number, now = Date.now()): string | undefined {
+  if (every <= 0 && hours <= 0) return undefined;
+  const runs = readEvents(root, (e) => e.type === "select.run");
+  let sinceFull = 0;
+  let lastFull: number | undefined;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    if (runs[i]!.runAll) {
+      lastFull = Date.parse(runs[i]!.ts);
+      break;
+    }
+    sinceFull++;
+  }
+  if (every > 0 && sinceFull >= every) return `${sinceFull} selected run(s) since the last full run (select.fullRunEvery = ${every})`;
+  if (hours > 0 && (lastFull === undefined || now - lastFull >= hours * 3600_000))
+    return lastFull === undefined ? `no full run recorded yet (select.fullRunHours = ${hours})` : `last full run over ${hours} hour(s) ago (select.fullRunHours = ${hours})`;
+  return undefined;
+}
+
+function faultCode(e: unknown): { code: string; message: string } {
+  if (e instanceof SelectionFault) return { code: e.code, message: e.message };
+  if (isGuardError(e)) {
+    const message = e.oneLine();
+    if (e.code === "E_ENGINE_TIMEOUT") return { code: FAULTS.timeout, message };
+    if (/^E_ENGINE|E_NO_ENGINE|E_PLATFORM/.test(e.code)) return { code: FAULTS.engineDown, message };
+    return { code: FAULTS.internal, message };
+  }
+  const message = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+  if (/ECONNREFUSED|ENOENT|connect|socket|closed/i.test(message)) return { code: FAULTS.engineDown, message };
+  return { code: FAULTS.internal, message };
+}
+
+/** `guard check`: the decision for the current change, never fewer tests on a fault. */
+export async function runCheck(root: string, opts: CheckOptions = {}): Promise<Selection> {
+  return (await checkWithTests(root, opts)).selection;
+}
+
+/** The decision plus every test the graph knows (runners map their results back onto these). */
+export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[] }> {
+  const settings = selectSettings(root);
+  const changes = collectChanges(root, opts);
+  let slice: ChangeSlice | undefined;
+  let view = opts.view;
+  let close: (() => Promise<void>) | undefined;
+  try {
+    slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree");
+    if (!view) {
+      const { openGraph } = await import("../../graph/open.ts");
+      const { graphEvidence } = await import("./graph-evidence.ts");
+      const graph = await openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs } as never);
+      close = () => graph.close();
+      view = graphEvidence(graph, { timeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs });
+    }
+    const baseSha = changes.baseSha;
+    const behind = new Map<string, number | undefined>();
+    const ctx: DecideContext = {
+      root,
+      thresholds: settings.thresholds,
+      staged: opts.staged,
+      commitsBehind(sha) {
+        if (!baseSha) return undefined;
+        if (sha === baseSha) return 0;
+        if (!behind.has(sha)) {
+          const anc = gitRaw(["merge-base", "--is-ancestor", sha, baseSha], root);
+          behind.set(sha, anc.code === 0 ? Number(gitRaw(["rev-list", "--count", `${sha}..${baseSha}`], root).stdout.trim()) : undefined);
+        }
+        return behind.get(sha);
+      },
+      baseBlobSha(path) {
+        if (!baseSha) return undefined;
+        const r = gitRaw(["rev-parse", "--verify", "-q", `${baseSha}:${path}`], root);
+        return r.code === 0 ? r.stdout.trim() : undefined;
+      },
+      fullRunDue: opts.ignorePeriodic ? undefined : periodicFullRunDue(root, settings.fullRunEvery, settings.fullRunHours),
+    };
+    const selection = await decide(slice, view, ctx);
+    return { selection, known: await view.tests() };
+  } catch (e) {
+    const { code, message } = faultCode(e);
+    let tests: TestInfo[] = [];
+    if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
+    return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests };
+  } finally {
+    await close?.().catch(() => {});
+  }
+}

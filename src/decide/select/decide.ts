@@ -1,0 +1,349 @@
+import { languageForPath } from "../../code/parser.ts";
+import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
+import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";
+import { findReferences, type ReferenceResult } from "./references.ts";
+import type { FileSummary, OverrideHit, Selection, SelectedTest, SelectionReason } from "./selection.ts";
+import { edgeFreshness, levelFor, ratio, trustScore, type Thresholds } from "./trust.ts";
+import type { ChangeSlice, FileSlice } from "./types.ts";
+
+export interface DecideContext {
+  root: string;
+  thresholds: Thresholds;
+  /** Commits between an evidence sha and the base; undefined when git does not know the sha. */
+  commitsBehind(sha: string): number | undefined;
+  /** Blob sha of `path` at the base (undefined: not there). */
+  baseBlobSha(path: string): string | undefined;
+  /** A periodic full run is due (config select.fullRunEvery / fullRunHours). */
+  fullRunDue?: string;
+  staged?: boolean;
+  /** Override the reference search (tests inject nothing here; the bench may pass a cache). */
+  references?: (names: string[], file: string) => Promise<ReferenceResult>;
+}
+
+/** A fault: anything that stops selection from finishing. The answer is always the full suite. */
+export class SelectionFault extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** Pytest node id / Go selector for a test the graph does not know yet. */
+export function selectorFor(file: string, qualname: string, language: string | undefined): string {
+  if (language === "go") {
+    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+    return `${dir}:${qualname}`;
+  }
+  if (language === "python") return `${file}::${qualname.replace(/\./g, "::")}`;
+  return file;
+}
+
+function summarize(f: FileSlice): FileSummary {
+  return {
+    path: f.file.path,
+    oldPath: f.file.oldPath,
+    status: f.file.untracked ? "untracked" : f.file.status,
+    class: f.class,
+    functions: f.functions.map((fn) => ({ id: fn.id, change: fn.change, ...(fn.movedTo ? { movedTo: fn.movedTo } : {}) })),
+    moduleChanges: f.moduleChanges.map((m) => ({ kind: m.kind, names: m.names, line: m.line, side: m.side, ...(m.className ? { className: m.className } : {}) })),
+    tests: f.tests.map((t) => ({ qualname: t.qualname, change: t.change })),
+    ...(f.parseProblem ? { parseProblem: f.parseProblem } : {}),
+  };
+}
+
+/**
+ * Decide which tests to run for a change. Pure apart from the evidence view and the context's git
+ * look-ups. Every path that cannot be sure adds tests; none removes them.
+ */
+export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: DecideContext): Promise<Selection> {
+  const started = performance.now();
+  const overrides: OverrideHit[] = [];
+  const hit = (rule: OverrideRule, message: string, extra: { file?: string; function?: string } = {}) => {
+    if (!overrides.some((o) => o.code === rule.code && o.file === extra.file && o.function === extra.function)) overrides.push({ code: rule.code, effect: rule.effect, message, ...extra });
+  };
+
+  const facts = await view.facts();
+  if (facts.tests === 0) throw new SelectionFault(FAULTS.emptyGraph, "the graph has no tests; run `guard index` (or `guard init`)");
+  if (facts.coverageEdges === 0) throw new SelectionFault(FAULTS.noEvidence, "no coverage evidence recorded yet; run `guard evidence`");
+
+  const allTests = await view.tests();
+  const byId = new Map(allTests.map((t) => [t.id, t]));
+  const byQualname = new Map(allTests.map((t) => [`${t.file}::${t.qualname}`, t]));
+  const testsInFile = (file: string) => allTests.filter((t) => t.file === file);
+
+  const chosen = new Map<string, SelectedTest>();
+  const choose = (t: TestInfo, reason: SelectionReason, isNew = false) => {
+    let s = chosen.get(t.id);
+    if (!s) {
+      s = { id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, ...(t.durationMs !== undefined ? { durationMs: t.durationMs } : {}), ...(isNew ? { new: true } : {}), reasons: [] };
+      chosen.set(t.id, s);
+    }
+    if (!s.reasons.some((r) => r.code === reason.code && r.function === reason.function && r.file === reason.file && r.name === reason.name)) s.reasons.push(reason);
+  };
+  const chooseId = (id: string, reason: SelectionReason) => {
+    const t = byId.get(id);
+    if (t) choose(t, reason);
+  };
+
+  // Units for trust: changed functions and module statements.
+  let units = 0;
+  let evidenced = 0;
+  let uncertain = 0;
+  const freshness: number[] = [];
+  const widenFiles = new Map<string, string>();
+  const namesByLanguageFile: { names: string[]; file: string; className?: string }[] = [];
+
+  // Stale graph: the graph must have indexed the base version of every changed source file.
+  const sourceFiles = slice.files.filter((f) => (f.class === "source" || f.class === "test") && f.file.oldText !== undefined);
+  const oldPaths = sourceFiles.map((f) => f.file.oldPath ?? f.file.path);
+  const graphShas = await view.fileShas(oldPaths);
+  for (const p of oldPaths) {
+    const want = ctx.baseBlobSha(p);
+    const have = graphShas.get(p);
+    if (want && have !== want)
+      throw new SelectionFault(FAULTS.staleGraph, `the graph holds ${have ? "another version" : "no version"} of ${p}; run \`guard index\``);
+  }
+
+  // Classes whose attributes changed: the tests of every method of the class.
+  const classWidening: { file: string; className: string }[] = [];
+  const widenClass = (file: string, className: string) => {
+    if (!classWidening.some((c) => c.file === file && c.className === className)) classWidening.push({ file, className });
+  };
+
+  const changedFnIds: string[] = [];
+  for (const f of slice.files) for (const fn of f.functions) if (fn.change !== "added") changedFnIds.push(fn.id);
+  const fnInfo = await view.functions(changedFnIds);
+  const coverage = await view.coverage(changedFnIds);
+
+  for (const f of slice.files) {
+    const path = f.file.path;
+    switch (f.class) {
+      case "manifest":
+        hit(OVERRIDES.manifest, `${path}: ${OVERRIDES.manifest.summary}`, { file: path });
+        continue;
+      case "build-config":
+        hit(OVERRIDES.buildConfig, `${path}: ${OVERRIDES.buildConfig.summary}`, { file: path });
+        continue;
+      case "test-infra":
+        hit(OVERRIDES.testInfra, `${path}: ${OVERRIDES.testInfra.summary}`, { file: path });
+        continue;
+      case "docs":
+      case "unanalysable": {
+        const readers = (await view.readers([path, ...(f.file.oldPath ? [f.file.oldPath] : [])])).get(path) ?? [];
+        if (readers.length > 0) {
+          hit(OVERRIDES.fileRead, `${path}: ${readers.length} test(s) read it`, { file: path });
+          for (const id of readers) chooseId(id, { code: OVERRIDES.fileRead.code, file: path });
+        } else if (f.class === "unanalysable") hit(OVERRIDES.unanalysable, `${path}: ${OVERRIDES.unanalysable.summary}`, { file: path });
+        continue;
+      }
+    }
+    if (f.parseProblem) {
+      hit(OVERRIDES.parseFailure, `${path}: ${f.parseProblem}`, { file: path });
+      continue;
+    }
+    if (f.class === "test") {
+      const language = f.language;
+      const perTest = language === "python" || language === "go";
+      const known = testsInFile(path);
+      if (f.file.status === "added" && !f.file.oldPath) {
+        hit(OVERRIDES.newTest, `${path}: a new test file`, { file: path });
+        if (known.length > 0) for (const t of known) choose(t, { code: OVERRIDES.newTest.code, file: path });
+        else choose(newTest(path, "", language), { code: OVERRIDES.newTest.code, file: path }, true);
+        continue;
+      }
+      if (f.file.status === "deleted") continue;
+      if (!perTest || f.functions.length > 0 || f.moduleChanges.length > 0) {
+        // A helper or module-level code of a test file, or a JS/TS test file: every test of the file, and
+        // the tests of files that import it.
+        hit(OVERRIDES.testFile, `${path}: ${OVERRIDES.testFile.summary}`, { file: path });
+        if (known.length > 0) for (const t of known) choose(t, { code: OVERRIDES.testFile.code, file: path });
+        else choose(newTest(path, "", language), { code: OVERRIDES.testFile.code, file: path }, true);
+        for (const imp of await view.importers([path])) for (const t of testsInFile(imp)) choose(t, { code: OVERRIDES.testFile.code, file: path });
+      }
+      for (const t of f.tests) {
+        if (t.change === "deleted") continue;
+        const rule = t.change === "added" ? OVERRIDES.newTest : OVERRIDES.changedTest;
+        hit(rule, `${t.file}::${t.qualname}`, { file: t.file });
+        const info = byQualname.get(`${t.file}::${t.qualname}`);
+        if (info) choose(info, { code: rule.code, file: t.file });
+        else choose(newTest(t.file, t.qualname, language), { code: rule.code, file: t.file }, true);
+      }
+      continue;
+    }
+
+    // Source files.
+    for (const fn of f.functions) {
+      if (fn.change === "added") {
+        // A new function can shadow or override a name that exists (a method on a subclass, a module
+        // function over an import): follow its name like a changed binding.
+        namesByLanguageFile.push({ names: [fn.qualname.split(".").at(-1)!.replace(/#\d+$/, "")], file: path });
+        continue;
+      }
+      units++;
+      const info = fnInfo.get(fn.id);
+      if (!info) {
+        hit(OVERRIDES.unknownFunction, `${fn.id}: ${OVERRIDES.unknownFunction.summary}`, { file: fn.file, function: fn.id });
+        continue;
+      }
+      const edges = coverage.get(fn.id) ?? [];
+      if (edges.length === 0) {
+        hit(OVERRIDES.noEvidence, `${fn.id}: ${OVERRIDES.noEvidence.summary}`, { file: fn.file, function: fn.id });
+        continue;
+      }
+      evidenced++;
+      if (info.hasDynamicDispatch || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
+        uncertain++;
+        if (info.hasDynamicDispatch) {
+          hit(OVERRIDES.dynamicDispatch, `${fn.id}: ${OVERRIDES.dynamicDispatch.summary}`, { file: fn.file, function: fn.id });
+          widenFiles.set(fn.file, OVERRIDES.dynamicDispatch.code);
+        }
+      }
+      for (const e of edges) {
+        freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
+        chooseId(e.test, { code: e.source === "miss_repair" ? "miss-repair" : "covers-changed-function", function: fn.id, edge: edgeOf(e) });
+      }
+    }
+    for (const m of f.moduleChanges) {
+      units++;
+      if (m.names.length === 0 || m.kind === "statement") {
+        uncertain++;
+        hit(OVERRIDES.moduleStatement, `${path}:${m.line}: ${OVERRIDES.moduleStatement.summary}`, { file: m.file });
+        widenFiles.set(m.file, OVERRIDES.moduleStatement.code);
+        evidenced++;
+        continue;
+      }
+      evidenced++;
+      namesByLanguageFile.push({ names: m.names, file: m.file, className: m.className });
+      if (m.className) widenClass(m.file, m.className);
+    }
+  }
+
+
+  // Follow changed names to the code that reads them.
+  const reasonsForIds = new Map<string, SelectionReason>();
+  for (const group of namesByLanguageFile) {
+    const language = languageForPath(group.file);
+    if (!language) continue;
+    const refs = ctx.references ? await ctx.references(group.names, group.file) : await findReferences(ctx.root, group.names, language, { staged: ctx.staged });
+    if (refs.tooCommon.length > 0) {
+      uncertain++;
+      hit(OVERRIDES.namesTooCommon, `${group.file}: ${refs.tooCommon.join(", ")} ${OVERRIDES.namesTooCommon.summary.replace(/^a changed name is/, "")}`.replace(/\s+/g, " "), { file: group.file });
+      widenFiles.set(group.file, OVERRIDES.namesTooCommon.code);
+    }
+    const name = group.names.join(", ");
+    for (const r of refs.references) {
+      const w = r.where;
+      if (w.kind === "function") reasonsForIds.set(w.id, { code: "reads-changed-name", name, file: group.file });
+      else if (w.kind === "test") {
+        const t = byQualname.get(`${w.file}::${w.qualname}`);
+        if (t) choose(t, { code: "reads-changed-name", name, file: group.file });
+        else for (const t2 of testsInFile(w.file)) choose(t2, { code: "reads-changed-name", name, file: group.file });
+      } else if (w.kind === "test-file") for (const t of testsInFile(w.file)) choose(t, { code: "reads-changed-name", name, file: group.file });
+      else if (!widenFiles.has(w.file)) widenFiles.set(w.file, OVERRIDES.moduleStatement.code);
+    }
+  }
+  // Evidence on module nodes (miss_repair edges learned from earlier misses).
+  for (const f of slice.files) if (f.moduleChanges.length > 0) reasonsForIds.set(`${f.file.oldPath ?? f.file.path}::<module>`, { code: "module-evidence", file: f.file.path });
+  if (reasonsForIds.size > 0) {
+    const ids = [...reasonsForIds.keys()];
+    const cov = await view.coverage(ids);
+    for (const [id, edges] of cov) {
+      const reason = reasonsForIds.get(id)!;
+      for (const e of edges) chooseId(e.test, { ...reason, function: id, edge: edgeOf(e) });
+    }
+  }
+  for (const c of classWidening) {
+    const fns = (await view.functionsInFiles([c.file])).filter((fn) => fn.qualname.startsWith(`${c.className}.`));
+    const cov = await view.coverage(fns.map((fn) => fn.id));
+    for (const [id, edges] of cov) for (const e of edges) chooseId(e.test, { code: "class-attribute-changed", function: id, file: c.file, name: c.className, edge: edgeOf(e) });
+  }
+
+  const factors = {
+    evidenceRatio: units === 0 ? 1 : ratio(evidenced, units),
+    freshness: freshness.length === 0 ? 1 : freshness.reduce((a, b) => a + b, 0) / freshness.length,
+    uncertainRatio: units === 0 ? 0 : Math.min(1, ratio(uncertain, units)),
+  };
+  const score = trustScore(factors);
+  let level = levelFor(score, ctx.thresholds);
+
+  const widen = async (file: string, code: string) => {
+    const fns = await view.functionsInFiles([file]);
+    const cov = await view.coverage(fns.map((fn) => fn.id));
+    for (const [id, edges] of cov) for (const e of edges) chooseId(e.test, { code, function: id, file, edge: edgeOf(e) });
+    for (const imp of await view.importers([file])) for (const t of testsInFile(imp)) choose(t, { code, file });
+    for (const t of testsInFile(file)) choose(t, { code, file });
+  };
+  for (const [file, code] of widenFiles) await widen(file, code);
+  if (level === "medium") {
+    const touched = new Set<string>();
+    for (const f of slice.files) if (f.class === "source") touched.add(f.file.path);
+    for (const file of touched) await widen(file, "medium-touched-module");
+  }
+
+  if (ctx.fullRunDue) hit(OVERRIDES.periodicFull, ctx.fullRunDue);
+  const runAllOverride = overrides.find((o) => o.effect === "run-all");
+  if (runAllOverride) level = "run-all";
+  else if (level === "run-all") hit(OVERRIDES.lowTrust, `trust ${score} is below ${ctx.thresholds.medium}`);
+
+  // Always: tests that failed last time.
+  for (const id of await view.lastFailures()) if (byId.has(id)) chooseId(id, { code: OVERRIDES.failedLastRun.code });
+
+  // What a selection would have run had the periodic full run not been due (misses are measured against it).
+  const onlyPeriodic = runAllOverride?.code === OVERRIDES.periodicFull.code && overrides.filter((o) => o.effect === "run-all").length === 1 && levelFor(score, ctx.thresholds) !== "run-all";
+  const wouldRun = onlyPeriodic ? [...chosen.keys()].sort() : undefined;
+  if (level === "run-all") for (const t of allTests) choose(t, { code: "run-all" });
+
+  const tests = [...chosen.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    level,
+    runAll: level === "run-all",
+    trust: { score, ...round(factors), thresholds: { ...ctx.thresholds } },
+    base: slice.base,
+    baseSha: slice.baseSha,
+    mode: slice.mode,
+    changes: slice.files.map(summarize),
+    overrides,
+    tests,
+    estimate: estimate(tests, allTests),
+    ...(wouldRun ? { wouldRun } : {}),
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
+
+function newTest(file: string, qualname: string, language: string | undefined): TestInfo {
+  return {
+    id: qualname ? `${file}::${qualname}` : file,
+    file,
+    name: qualname ? qualname.split(".").at(-1)! : file,
+    qualname,
+    framework: language === "python" ? "pytest" : language === "go" ? "go" : "",
+    selector: qualname ? selectorFor(file, qualname, language) : file,
+  };
+}
+
+const edgeOf = (e: CoverEdge) => ({ source: e.source, confidence: e.confidence, ...(e.lastVerifiedSha ? { lastVerifiedSha: e.lastVerifiedSha } : {}) });
+const r3 = (n: number) => Math.round(n * 1000) / 1000;
+const round = (f: { evidenceRatio: number; freshness: number; uncertainRatio: number }) => ({ evidenceRatio: r3(f.evidenceRatio), freshness: r3(f.freshness), uncertainRatio: r3(f.uncertainRatio) });
+
+export function estimate(tests: SelectedTest[], all: TestInfo[]): Selection["estimate"] {
+  const fullMs = Math.round(all.reduce((a, t) => a + (t.durationMs ?? 0), 0));
+  const selectedMs = Math.round(tests.reduce((a, t) => a + (t.durationMs ?? 0), 0));
+  return { selectedTests: tests.length, totalTests: all.length, selectedMs, fullMs, savedRatio: fullMs > 0 ? r3(Math.max(0, 1 - selectedMs / fullMs)) : 0 };
+}
+
+/** The answer when selection cannot finish: the full suite, with the reason. */
+export function fallback(slice: ChangeSlice | undefined, code: string, message: string, thresholds: Thresholds, allTests: TestInfo[] = []): Selection {
+  const tests: SelectedTest[] = allTests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, ...(t.durationMs !== undefined ? { durationMs: t.durationMs } : {}), reasons: [{ code: "run-all" }] }));
+  return {
+    level: "run-all",
+    runAll: true,
+    trust: { score: 0, evidenceRatio: 0, freshness: 0, uncertainRatio: 1, thresholds: { ...thresholds } },
+    base: slice?.base ?? "HEAD",
+    baseSha: slice?.baseSha,
+    mode: slice?.mode ?? "worktree",
+    changes: slice ? slice.files.map(summarize) : [],
+    overrides: [{ code: OVERRIDES.fault.code, effect: "run-all", message }],
+    fault: { code, message },
+    tests,
+    estimate: estimate(tests, allTests),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What selection needs to know from the graph, as one interface. graph-evidence.ts answers it from
+ * FalkorDB (schema: src/graph/schema.ts); anything it throws is a fault that ends in the full suite.
+ */
+export interface CoverEdge {
+  test: string;
+  source: "coverage" | "miss_repair" | string;
+  confidence: number;
+  evidenceCount: number;
+  lastVerifiedSha?: string;
+}
+
+export interface TestInfo {
+  /** The graph's Test id (`file::qualname`), or the same shape for a test the graph does not know yet. */
+  id: string;
+  file: string;
+  name: string;
+  qualname: string;
+  framework: string;
+  /** How the test's runner names it (pytest node id, JS full title, Go `pkg/dir:TestX`). */
+  selector: string;
+  durationMs?: number;
+  start?: number;
+  end?: number;
+}
+
+export interface FunctionInfo {
+  id: string;
+  file: string;
+  qualname: string;
+  hasDynamicDispatch: boolean;
+}
+
+export interface GraphFacts {
+  files: number;
+  functions: number;
+  tests: number;
+  coverageEdges: number;
+  /** HEAD when the index was last written. */
+  indexedHead?: string;
+}
+
+export interface EvidenceView {
+  facts(): Promise<GraphFacts>;
+  /** Blob sha the graph indexed for each path (absent: the graph does not have the file). */
+  fileShas(paths: string[]): Promise<Map<string, string>>;
+  functions(ids: string[]): Promise<Map<string, FunctionInfo>>;
+  /** Function id → the tests that cover it. */
+  coverage(ids: string[]): Promise<Map<string, CoverEdge[]>>;
+  /** Function ids defined in these files (module nodes included). */
+  functionsInFiles(files: string[]): Promise<FunctionInfo[]>;
+  /** Files that import any of `files` directly. */
+  importers(files: string[]): Promise<string[]>;
+  tests(): Promise<TestInfo[]>;
+  /** Tests that failed in the most recent Run. */
+  lastFailures(): Promise<string[]>;
+  /** Non-code file → tests that read it (evidence of file reads). */
+  readers(files: string[]): Promise<Map<string, string[]>>;
+}

@@ -1,0 +1,97 @@
+import type { Graph } from "../../graph/client.ts";
+import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from "./evidence.ts";
+
+/**
+ * The evidence view over FalkorDB (labels and edges as documented in src/graph/schema.ts). Every query
+ * is read-only and bounded by the client's query timeout; errors propagate and become faults.
+ */
+export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): EvidenceView {
+  const q = (cypher: string, params?: Record<string, unknown>) => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined);
+  let testsCache: Promise<TestInfo[]> | undefined;
+  const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  const fnInfo = (r: Record<string, unknown>): FunctionInfo => ({ id: String(r.id), file: String(r.file), qualname: String(r.qualname), hasDynamicDispatch: r.dyn === true });
+
+  return {
+    async facts(): Promise<GraphFacts> {
+      const count = async (cypher: string) => Number((await q(cypher)).rows[0]?.c ?? 0);
+      const meta = (await q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head")).rows[0];
+      return {
+        files: await count("MATCH (f:File) RETURN count(f) AS c"),
+        functions: await count("MATCH (f:Function) RETURN count(f) AS c"),
+        tests: await count("MATCH (t:Test) RETURN count(t) AS c"),
+        coverageEdges: await count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
+        indexedHead: str(meta?.head),
+      };
+    },
+    async fileShas(paths) {
+      const out = new Map<string, string>();
+      if (paths.length === 0) return out;
+      for (const r of (await q("UNWIND $paths AS p MATCH (f:File {path: p}) RETURN f.path AS path, f.sha AS sha", { paths })).rows) if (r.sha) out.set(String(r.path), String(r.sha));
+      return out;
+    },
+    async functions(ids) {
+      const out = new Map<string, FunctionInfo>();
+      if (ids.length === 0) return out;
+      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn", { ids })).rows;
+      for (const r of rows) out.set(String(r.id), fnInfo(r));
+      return out;
+    },
+    async coverage(ids) {
+      const out = new Map<string, CoverEdge[]>();
+      if (ids.length === 0) return out;
+      const rows = (
+        await q(
+          "UNWIND $ids AS i MATCH (f:Function {id: i})-[e:COVERED_BY]->(t:Test) RETURN f.id AS f, t.id AS t, e.source AS source, e.confidence AS confidence, e.evidence_count AS n, e.last_verified_sha AS sha",
+          { ids },
+        )
+      ).rows;
+      for (const r of rows) {
+        const list = out.get(String(r.f)) ?? [];
+        list.push({ test: String(r.t), source: String(r.source ?? "coverage"), confidence: num(r.confidence) ?? 1, evidenceCount: num(r.n) ?? 1, lastVerifiedSha: str(r.sha) });
+        out.set(String(r.f), list);
+      }
+      return out;
+    },
+    async functionsInFiles(files) {
+      if (files.length === 0) return [];
+      const rows = (await q("UNWIND $files AS p MATCH (f:Function {file: p}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn", { files })).rows;
+      return rows.map(fnInfo);
+    },
+    async importers(files) {
+      if (files.length === 0) return [];
+      const rows = (await q("UNWIND $files AS p MATCH (a:File)-[:IMPORTS]->(b:File {path: p}) RETURN DISTINCT a.path AS path", { files })).rows;
+      return rows.map((r) => String(r.path));
+    },
+    tests() {
+      testsCache ??= q(
+        "MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.duration_ms AS ms, t.start AS start, t.end AS end",
+      ).then((r) =>
+        r.rows.map((row) => ({
+          id: String(row.id),
+          file: String(row.file),
+          name: String(row.name ?? row.qualname ?? row.id),
+          qualname: String(row.qualname ?? row.name ?? ""),
+          framework: String(row.framework ?? ""),
+          selector: String(row.selector ?? row.id),
+          durationMs: num(row.ms),
+          start: num(row.start),
+          end: num(row.end),
+        })),
+      );
+      return testsCache;
+    },
+    async lastFailures() {
+      const rows = (await q("MATCH (r:Run) WITH r ORDER BY r.timestamp DESC LIMIT 1 MATCH (t:Test)-[:FAILED_IN]->(r) RETURN t.id AS id")).rows;
+      return rows.map((r) => String(r.id));
+    },
+    async readers(files) {
+      const out = new Map<string, string[]>();
+      if (files.length === 0) return out;
+      // Any File→Test edge is evidence that the test reads the file.
+      const rows = (await q("UNWIND $files AS p MATCH (f:File {path: p})-[]->(t:Test) RETURN f.path AS path, collect(DISTINCT t.id) AS tests", { files })).rows;
+      for (const r of rows) out.set(String(r.path), (r.tests as unknown[]).map(String));
+      return out;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { diffLines } from "diff";
+
+/** Which lines of the old and the new text differ (1-based). */
+export interface LineChanges {
+  /** Old lines that were removed or replaced. */
+  removed: number[];
+  /** New lines that were added or replace old ones. */
+  added: number[];
+  /** For pure insertions: the old line after which new lines appeared (0 = before the first line). */
+  insertedAfter: number[];
+}
+
+export function lineChanges(oldText: string, newText: string): LineChanges {
+  const out: LineChanges = { removed: [], added: [], insertedAfter: [] };
+  if (oldText === newText) return out;
+  let oldLine = 0;
+  let newLine = 0;
+  const parts = diffLines(oldText, newText);
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    const n = p.count ?? 0;
+    if (p.added) {
+      for (let k = 1; k <= n; k++) out.added.push(newLine + k);
+      if (!parts[i - 1]?.removed) out.insertedAfter.push(oldLine);
+      newLine += n;
+    } else if (p.removed) {
+      for (let k = 1; k <= n; k++) out.removed.push(oldLine + k);
+      oldLine += n;
+    } else {
+      oldLine += n;
+      newLine += n;
+    }
+  }
+  return out;
+}

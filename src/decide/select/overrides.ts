@@ -1,0 +1,49 @@
+/**
+ * Hard overrides, as data. Each has a stable reason code, the effect it has on the selection and a
+ * one-line message template. `effect`:
+ *   run-all  the full suite runs, whatever the trust
+ *   add      these tests are added to any selection
+ *   widen    the tests of the touched module are added
+ */
+export type OverrideEffect = "run-all" | "add" | "widen";
+
+export interface OverrideRule {
+  code: string;
+  effect: OverrideEffect;
+  summary: string;
+}
+
+export const OVERRIDES = {
+  testInfra: { code: "test-infra-changed", effect: "run-all", summary: "test infrastructure changed (runner config, shared fixtures or helpers)" },
+  manifest: { code: "manifest-changed", effect: "run-all", summary: "a dependency manifest or lockfile changed" },
+  buildConfig: { code: "build-config-changed", effect: "run-all", summary: "build or compiler configuration changed" },
+  unanalysable: { code: "unanalysable-file", effect: "run-all", summary: "a file guard cannot analyse changed and no evidence says which tests read it" },
+  parseFailure: { code: "parse-failure", effect: "run-all", summary: "a changed file could not be parsed" },
+  noEvidence: { code: "no-evidence", effect: "run-all", summary: "a changed function has no coverage evidence" },
+  unknownFunction: { code: "function-not-in-graph", effect: "run-all", summary: "a changed function is not in the graph" },
+  dynamicDispatch: { code: "dynamic-dispatch", effect: "widen", summary: "a changed function dispatches dynamically; its module's tests run too" },
+  moduleStatement: { code: "module-statement", effect: "widen", summary: "a module-level statement changed; its module's tests run too" },
+  namesTooCommon: { code: "names-too-common", effect: "widen", summary: "a changed name is used too widely to follow; its module's tests run too" },
+  fileRead: { code: "evidence-file-read", effect: "add", summary: "evidence says these tests read the changed file" },
+  changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },
+  newTest: { code: "new-test", effect: "add", summary: "a new test always runs" },
+  testFile: { code: "test-file-changed", effect: "add", summary: "code outside the tests of a test file changed; every test of that file runs" },
+  failedLastRun: { code: "failed-last-run", effect: "add", summary: "tests that failed in the last run always run" },
+  periodicFull: { code: "periodic-full-run", effect: "run-all", summary: "a periodic full run is due (select.fullRunEvery / select.fullRunHours)" },
+  lowTrust: { code: "low-trust", effect: "run-all", summary: "trust is below the medium threshold" },
+  fault: { code: "fault", effect: "run-all", summary: "selection could not finish; the full suite runs" },
+} as const satisfies Record<string, OverrideRule>;
+
+export type OverrideCode = (typeof OVERRIDES)[keyof typeof OVERRIDES]["code"];
+
+/** Fault reasons (always the full suite). */
+export const FAULTS = {
+  engineDown: "engine-unavailable",
+  timeout: "query-timeout",
+  emptyGraph: "empty-graph",
+  noEvidence: "no-evidence-recorded",
+  staleGraph: "stale-graph",
+  internal: "internal-error",
+} as const;
+
+export type FaultCode = (typeof FAULTS)[keyof typeof FAULTS];

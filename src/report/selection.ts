@@ -1,0 +1,63 @@
+import type { Selection, SelectedTest } from "../decide/select/selection.ts";
+
+const secs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const pct = (r: number) => `${Math.round(r * 100)}%`;
+
+function reasonText(t: SelectedTest): string {
+  const r = t.reasons[0];
+  if (!r) return "";
+  const more = t.reasons.length > 1 ? ` (+${t.reasons.length - 1})` : "";
+  if (r.function) return `${r.code === "covers-changed-function" ? "covers" : r.code} ${r.function}${more}`;
+  if (r.name) return `reads ${r.name}${r.file ? ` (${r.file})` : ""}${more}`;
+  return `${r.code}${r.file ? ` ${r.file}` : ""}${more}`;
+}
+
+/** The human summary of `guard check`. */
+export function formatSelection(s: Selection, opts: { maxTests?: number; cached?: boolean } = {}): string {
+  const lines: string[] = [];
+  const e = s.estimate;
+  const head = s.runAll
+    ? `run-all: the full suite (${e.totalTests || "all"} tests${e.fullMs ? `, ~${secs(e.fullMs)}` : ""})`
+    : `${s.level}: ${e.selectedTests} of ${e.totalTests} tests${e.fullMs ? ` (~${secs(e.selectedMs)} of ${secs(e.fullMs)}, ${pct(e.savedRatio)} saved)` : ""}`;
+  lines.push(`guard check: ${head}, trust ${s.trust.score.toFixed(2)}${opts.cached ? " (unchanged tree: cached answer)" : ""}`);
+  lines.push(`  trust = 0.5·evidence ${s.trust.evidenceRatio.toFixed(2)} + 0.3·freshness ${s.trust.freshness.toFixed(2)} + 0.2·(1 − uncertain ${s.trust.uncertainRatio.toFixed(2)})`);
+  if (s.fault) lines.push(`  fault: ${s.fault.code}: ${s.fault.message}`);
+  if (s.changes.length === 0) lines.push("  no changes against the base");
+  for (const c of s.changes.slice(0, 8)) {
+    const parts: string[] = [c.class];
+    if (c.functions.length) parts.push(`${c.functions.length} function${c.functions.length === 1 ? "" : "s"}`);
+    if (c.moduleChanges.length) parts.push(`${c.moduleChanges.length} module-level`);
+    if (c.tests.length) parts.push(`${c.tests.length} test${c.tests.length === 1 ? "" : "s"}`);
+    lines.push(`  changed ${c.path} (${c.status}; ${parts.join(", ")})`);
+  }
+  if (s.changes.length > 8) lines.push(`  … and ${s.changes.length - 8} more changed files`);
+  for (const o of s.overrides.slice(0, 6)) lines.push(`  override ${o.code}: ${o.message}`);
+  if (s.overrides.length > 6) lines.push(`  … and ${s.overrides.length - 6} more overrides`);
+  if (!s.runAll) {
+    const max = opts.maxTests ?? 15;
+    for (const t of s.tests.slice(0, max)) lines.push(`  run ${t.id}  ← ${reasonText(t)}`);
+    if (s.tests.length > max) lines.push(`  … and ${s.tests.length - max} more (guard check --json lists all)`);
+  }
+  return lines.join("\n");
+}
+
+/** `guard explain <test>`: why one test is or is not in the selection. */
+export function formatExplain(s: Selection, query: string): { text: string; selected: boolean } {
+  const matches = s.tests.filter((t) => t.id === query || t.selector === query || t.id.endsWith(query) || t.name === query);
+  if (matches.length === 0) {
+    const lines = [`${query}: not selected (level ${s.level}, ${s.estimate.selectedTests} of ${s.estimate.totalTests} tests)`];
+    if (s.changes.length === 0) lines.push("  nothing changed against the base");
+    else lines.push("  no changed function, name or file leads to it: no coverage edge from a changed function, no read of a changed name, not a changed or new test");
+    for (const c of s.changes.slice(0, 5)) lines.push(`  changed ${c.path}: ${c.functions.map((f) => f.id).join(", ") || c.moduleChanges.map((m) => m.names.join(",") || m.kind).join("; ") || c.class}`);
+    return { text: lines.join("\n"), selected: false };
+  }
+  const lines: string[] = [];
+  for (const t of matches.slice(0, 5)) {
+    lines.push(`${t.id}: selected (level ${s.level})`);
+    for (const r of t.reasons.slice(0, 10)) {
+      const edge = r.edge ? ` via COVERED_BY {source: ${r.edge.source}, confidence: ${r.edge.confidence}${r.edge.lastVerifiedSha ? `, verified at ${r.edge.lastVerifiedSha.slice(0, 10)}` : ""}}` : "";
+      lines.push(`  because ${r.code}${r.function ? ` ${r.function}` : ""}${r.name ? ` (name ${r.name})` : ""}${r.file && !r.function ? ` ${r.file}` : ""}${edge}`);
+    }
+  }
+  return { text: lines.join("\n"), selected: true };
+}

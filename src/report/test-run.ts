@@ -1,0 +1,55 @@
+import type { TestResult } from "../act/runners/types.ts";
+
+/** What `guard run` reports: at most 30 lines. */
+export interface RunSummary {
+  level: string;
+  runAll: boolean;
+  selected: number;
+  total: number;
+  passed: boolean;
+  results: TestResult[];
+  durationMs: number;
+  reproduce: string[];
+  /** Runner problems (could not start, timed out, nothing parsed). */
+  problems: string[];
+  tail: string[];
+  shadow?: { misses: string[]; fullFailed: number; durationMs: number };
+  fault?: string;
+  periodic?: string;
+}
+
+export const MAX_REPORT_LINES = 30;
+
+export function formatRun(r: RunSummary): string {
+  const failed = r.results.filter((t) => t.outcome === "failed");
+  const passedN = r.results.filter((t) => t.outcome === "passed").length;
+  const lines: string[] = [];
+  const what = r.runAll ? `full suite` : `${r.level}, ${r.selected} of ${r.total} tests`;
+  lines.push(`guard run: ${what}: ${passedN} passed, ${failed.length} failed (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
+  if (r.fault) lines.push(`  full suite because: ${r.fault}`);
+  if (r.periodic) lines.push(`  periodic full run: ${r.periodic}`);
+  for (const p of r.problems) lines.push(`  problem: ${p}`);
+  const room = MAX_REPORT_LINES - lines.length - 6;
+  let used = 0;
+  for (const f of failed) {
+    if (used + 2 > room) break;
+    lines.push(`FAIL ${f.id}`);
+    used++;
+    if (f.message) {
+      lines.push(`    ${f.message.replace(/\s+/g, " ").slice(0, 160)}`);
+      used++;
+    }
+  }
+  const shown = lines.filter((l) => l.startsWith("FAIL ")).length;
+  if (failed.length > shown) lines.push(`… and ${failed.length - shown} more failing tests (guard run --json lists all)`);
+  if (!r.passed && failed.length === 0 && r.tail.length > 0) for (const l of r.tail.slice(-Math.max(0, room))) lines.push(`  ${l.slice(0, 160)}`);
+  for (const rep of r.reproduce) lines.push(`reproduce: ${rep}`);
+  if (r.shadow) {
+    lines.push(
+      r.shadow.misses.length === 0
+        ? `shadow: the full suite (${r.shadow.fullFailed} failing) found nothing the selection missed`
+        : `shadow: the selection MISSED ${r.shadow.misses.length} failing test(s): ${r.shadow.misses.slice(0, 3).join(", ")}${r.shadow.misses.length > 3 ? " …" : ""} (recorded as miss_repair evidence)`,
+    );
+  }
+  return lines.slice(0, MAX_REPORT_LINES).join("\n");
+}
