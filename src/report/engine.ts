@@ -26,7 +26,7 @@ export function formatEngine(r: EngineActionReport): string {
   else if (r.action === "start") lines.push(`${r.changed ? "engine started" : "engine already running"} (${where})`);
   else lines.push(`engine ${s.running ? "running" : s.stale ? "not running (its last server died; the next guard call starts a new one)" : "not running"} (${where})`);
   if (s.server && r.action !== "stop") lines.push(`  build: ${describeBuild(s.server.build)}`);
-  if (s.docker && s.backend === "docker") lines.push(`  container guard-falkordb: ${s.docker}`);
+  if (s.docker && s.backend === "docker" && r.action !== "stop") lines.push(`  container guard-falkordb: ${s.docker}`);
   return `${lines.join("\n")}\n`;
 }
 

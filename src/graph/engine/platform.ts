@@ -28,11 +28,11 @@ export function detectLibc(): PlatformFacts["libc"] {
     const v = header?.header?.glibcVersionRuntime;
     if (v) return { family: "glibc", version: v };
   } catch {}
-  const r = Bun.spawnSync(["getconf", "GNU_LIBC_VERSION"], { stdout: "pipe", stderr: "ignore" });
-  const m = r.stdout.toString().match(/glibc\s+(\d+\.\d+)/i);
+  const r = trySpawn(["getconf", "GNU_LIBC_VERSION"]);
+  const m = r.stdout.match(/glibc\s+(\d+\.\d+)/i);
   if (r.exitCode === 0 && m?.[1]) return { family: "glibc", version: m[1] };
-  const l = Bun.spawnSync(["ldd", "--version"], { stdout: "pipe", stderr: "pipe" });
-  const text = l.stdout.toString() + l.stderr.toString();
+  const l = trySpawn(["ldd", "--version"]);
+  const text = l.stdout + l.stderr;
   if (/musl/i.test(text)) return { family: "musl", version: text.match(/Version\s+([\d.]+)/)?.[1] };
   const g = text.match(/(?:GLIBC|GNU libc)[^\n]*?(\d+\.\d+)/i);
   if (g?.[1]) return { family: "glibc", version: g[1] };
@@ -42,13 +42,9 @@ export function detectLibc(): PlatformFacts["libc"] {
 
 /** Site-packages of the machine's python3 (and pip --user), asked once, only when provisioning. */
 export function detectSitePackages(): string[] {
-  const r = Bun.spawnSync(["python3", "-c", "import sys,site;print('\\n'.join([p for p in sys.path if p]+[site.getusersitepackages()]))"], {
-    stdout: "pipe",
-    stderr: "ignore",
-  });
+  const r = trySpawn(["python3", "-c", "import sys,site;print('\\n'.join([p for p in sys.path if p]+[site.getusersitepackages()]))"]);
   if (r.exitCode !== 0) return [];
   return r.stdout
-    .toString()
     .split("\n")
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && /site-packages|dist-packages/.test(s));
@@ -65,4 +61,14 @@ export function detectPlatform(): PlatformFacts {
     sitePackages: detectSitePackages(),
     env: { ...process.env },
   };
+}
+
+/** Run a probe command; a missing program is just a failed probe. */
+function trySpawn(cmd: string[]): { exitCode: number; stdout: string; stderr: string } {
+  try {
+    const r = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
+    return { exitCode: r.exitCode ?? 1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  } catch {
+    return { exitCode: 127, stdout: "", stderr: "" };
+  }
 }
