@@ -153,7 +153,8 @@ sha256_of() {
 }
 
 tmp="$(mktemp -d 2>/dev/null || mktemp -d -t guard-install)"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 
 say "downloading $release_url/$archive"
 fetch "$release_url/$archive" "$tmp/$archive" || die "could not download $release_url/$archive: check the address, the version ($version) and the network"
