@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { homedir } from "node:os";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
-import { findRepoRoot } from "../repo/git.ts";
+import { findRepoRoot as findRoot } from "../repo/git.ts";
 import { describeError } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { checkEdit } from "./edit-check.ts";
@@ -11,6 +11,13 @@ import { findEvent, findHost } from "./registry.ts";
 import { guardHookFiles } from "./status.ts";
 import { stopGate } from "./stop-gate.ts";
 import { BLOCKING_EVENTS, type HookAnswer, type HookEvent, type HookVerdict, type HostEventSpec, type HostRecord } from "./types.ts";
+
+/** One git call per directory per hook call: every spawn is felt in a hook's latency. */
+const roots = new Map<string, string | undefined>();
+function findRepoRoot(cwd: string): string | undefined {
+  if (!roots.has(cwd)) roots.set(cwd, findRoot(cwd));
+  return roots.get(cwd);
+}
 
 export interface HandleResult {
   answer: HookAnswer;

@@ -1,0 +1,102 @@
+#!/usr/bin/env bun
+/**
+ * Hook latency: whole-process wall time of `guard agent-event claude-code pre-tool-use` on a shell
+ * payload, and of an idle Stop (nothing changed since the last green run), with `guard --version`
+ * as the floor (process start alone).
+ *
+ *   bun bench/hooks.ts [--runs 31]
+ *
+ * Uses dist/guard when it exists and answers agent-event; otherwise runs from source (bun
+ * src/cli/main.ts) and says so in the results. Writes bench/results/hooks.md.
+ */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf("--runs") + 1] || 31) || 31;
+const ROOT = resolve(import.meta.dir, "..");
+const DIST = join(ROOT, "dist", "guard");
+
+const GIT_ENV = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.invalid", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.invalid", GIT_CONFIG_GLOBAL: "/dev/null" };
+
+function run(argv: string[], cwd: string, stdin?: string) {
+  const t0 = performance.now();
+  const p = Bun.spawnSync(argv, { cwd, env: { ...process.env, ...GIT_ENV }, stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  return { ms: performance.now() - t0, code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+// A small real project: pytest suite, committed.
+const repo = mkdtempSync(join(tmpdir(), "guard-bench-hooks-"));
+const files: Record<string, string> = {
+  "calc.py": "def add(a, b):\n    return a + b\n",
+  "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+  "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n',
+};
+for (const [p, c] of Object.entries(files)) writeFileSync(join(repo, p), c);
+for (const c of [["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "init"]]) run(c, repo);
+
+const shellPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la src && git status" } });
+const blockPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } });
+const stopPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "Stop", stop_hook_active: false });
+
+let guard = [DIST];
+let how = "dist/guard (compiled binary)";
+if (!existsSync(DIST) || run([DIST, "agent-event", "claude-code", "pre-tool-use"], repo, blockPayload).code !== 2) {
+  guard = [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+  how = "from source (`bun src/cli/main.ts`): dist/guard missing or without agent-event";
+}
+
+// Sanity: the answers are the real ones.
+if (run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, blockPayload).code !== 2) throw new Error("the block payload was not blocked");
+const warm = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload); // first Stop runs pytest, turns green
+if (warm.code !== 0 || warm.stdout.trim()) throw new Error(`the first Stop did not pass: ${warm.stdout}${warm.stderr}`);
+
+const series: Record<string, number[]> = { version: [], shell: [], idleStop: [] };
+for (let i = 0; i < 3; i++) run([...guard, "--version"], repo); // page cache
+for (let i = 0; i < RUNS; i++) {
+  series.version!.push(run([...guard, "--version"], repo).ms);
+  const s = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, shellPayload);
+  if (s.code !== 0) throw new Error(`shell payload answered ${s.code}: ${s.stderr}`);
+  series.shell!.push(s.ms);
+  const st = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload);
+  if (st.code !== 0 || st.stdout.trim()) throw new Error(`idle stop answered ${st.code}: ${st.stdout}`);
+  series.idleStop!.push(st.ms);
+}
+
+const fmt = (x: number) => x.toFixed(1);
+const rows = [
+  ["`guard --version` (process start floor)", series.version!, "-"],
+  ["`agent-event claude-code pre-tool-use`, shell payload", series.shell!, "≤ 30 ms"],
+  ["`agent-event claude-code stop`, idle (unchanged since green)", series.idleStop!, "≤ 50 ms"],
+] as const;
+const gitVersion = run(["git", "--version"], repo).stdout.trim();
+const table = rows.map(([name, xs, target]) => `| ${name} | ${fmt(median(xs))} | ${fmt(pct(xs, 90))} | ${fmt(Math.min(...xs))} | ${target} |`).join("\n");
+const md = `# Hook latency
+
+Whole-process wall time, spawned the way a host spawns a hook (payload on stdin), ${RUNS} runs each,
+interleaved. Produced by \`bun bench/hooks.ts --runs ${RUNS}\`.
+
+- date: ${new Date().toISOString().slice(0, 10)}
+- machine: ${cpus()[0]?.model ?? "unknown cpu"}, ${cpus().length} cores (shared with other work: noisy)
+- guard: ${how}
+- bun ${Bun.version}, ${gitVersion}
+- repo: a 2-file pytest project; the idle Stop hashes \`git diff HEAD\` + untracked files and answers from .guard/stop-gate.json
+
+| what | median ms | p90 ms | min ms | target |
+|---|---|---|---|---|
+${table}
+
+Shell decisions come from the interim built-in rule set in src/hosts/shell-check.ts; the shell
+classifier will replace it and these figures should be measured again then.
+`;
+mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
+writeFileSync(join(ROOT, "bench", "results", "hooks.md"), md);
+process.stdout.write(md);
