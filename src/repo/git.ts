@@ -18,18 +18,33 @@ const GIT_ENV = {
 
 /** Run git and return its result; never throws for a non-zero exit. */
 export function gitRaw(args: string[], cwd: string, input?: string | Uint8Array): GitResult {
-  const proc = Bun.spawnSync(["git", ...PINNED, ...args], {
+  let proc: ReturnType<typeof Bun.spawnSync>;
+  try {
+    proc = spawnGit(args, cwd, input);
+  } catch (e) {
+    throw new GuardError(
+      "git could not be started",
+      e instanceof Error ? e.message.split("\n")[0] : String(e),
+      "install git and make sure it is on PATH",
+      EXIT.UNAVAILABLE,
+      "E_NO_GIT",
+    );
+  }
+  return {
+    code: proc.exitCode ?? 1,
+    stdout: proc.stdout?.toString() ?? "",
+    stderr: proc.stderr?.toString() ?? "",
+  };
+}
+
+function spawnGit(args: string[], cwd: string, input?: string | Uint8Array) {
+  return Bun.spawnSync(["git", ...PINNED, ...args], {
     cwd,
     env: { ...process.env, ...GIT_ENV },
     stdin: input === undefined ? "ignore" : typeof input === "string" ? new TextEncoder().encode(input) : input,
     stdout: "pipe",
     stderr: "pipe",
   });
-  return {
-    code: proc.exitCode ?? 1,
-    stdout: proc.stdout.toString(),
-    stderr: proc.stderr.toString(),
-  };
 }
 
 /** Run git and return stdout; a failure becomes a one-line GuardError. */
