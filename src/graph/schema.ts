@@ -22,7 +22,8 @@
  *       start,end 1-based inclusive lines; decorators belong to the function they decorate
  *       body_hash hash of the function's source text (decorators included)
  *       has_dynamic_dispatch / dynamic_dispatch: whether / which rules of src/code/dynamic-dispatch matched
- *                 inside the body (nested functions report their own)
+ *                 inside the body (nested functions report their own); dynamic_dispatch is the rule ids
+ *                 joined with "," ("" when none)
  *
  *   Module-level code: every File has ONE synthetic Function with qualname `<module>` and kind "module",
  *   spanning the whole file. Its body_hash covers only the code outside every function and method
@@ -105,6 +106,21 @@ export const CONFIDENCE: Record<Resolution, number> = {
 
 /** Above this many same-named candidates a by-name call gets no edge at all (`get`, `run`…). */
 export const MAX_NAME_CANDIDATES = 5;
+
+/** The properties the indexer owns per label, in a fixed order (writes, read-back and change detection). */
+export const PROPS: Record<StaticLabel, readonly string[]> = {
+  File: ["path", "lang", "sha", "lines", "bytes", "parse_error"],
+  Function: ["id", "file", "name", "qualname", "kind", "start", "end", "body_hash", "has_dynamic_dispatch", "dynamic_dispatch"],
+  Class: ["id", "file", "name", "qualname", "start", "end"],
+  Test: ["id", "file", "name", "qualname", "framework", "selector", "start", "end"],
+};
+
+export const EDGE_PROPS: Record<StaticEdge, readonly string[]> = {
+  DEFINED_IN: [],
+  CALLS: ["source", "confidence", "resolution", "count"],
+  IMPORTS: [],
+  IMPLEMENTED_BY: [],
+};
 
 /** Indexes the indexer creates before writing (key lookups in MERGE/MATCH and queries by file). */
 export const INDEXES: { label: string; properties: string[] }[] = [

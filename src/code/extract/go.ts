@@ -5,10 +5,12 @@ import { stringValue, walkTree } from "./walk.ts";
 /** `go test` runs TestXxx and FuzzXxx (seed corpus); BenchmarkXxx and ExampleXxx are not tests here. */
 const GO_TEST = /^(Test|Fuzz)([^a-z].*)?$/;
 
+const NODE_TYPES: readonly string[] = ["package_clause", "import_spec", "function_declaration", "method_declaration", "type_spec", "call_expression"];
+
 /** Go: functions, methods (qualname `Type.Method`), struct/interface types, calls, imports, tests. */
 export function extractGo(tree: Tree, col: Collector): void {
   const testFile = col.path.endsWith("_test.go");
-  walkTree(tree, (c) => {
+  walkTree(tree, NODE_TYPES, (c) => {
     const type = c.nodeType;
     col.at(c.startIndex);
     switch (type) {

@@ -4,9 +4,11 @@ import { walkTree } from "./walk.ts";
 
 const TYPES = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
 
+const NODE_TYPES: readonly string[] = [...TYPES, "method_declaration", "constructor_declaration", "compact_constructor_declaration", "method_invocation", "object_creation_expression"];
+
 /** Java: types, methods and constructors (`Type.method`), calls by name. */
 export function extractJava(tree: Tree, col: Collector): void {
-  walkTree(tree, (c) => {
+  walkTree(tree, NODE_TYPES, (c) => {
     const type = c.nodeType;
     col.at(c.startIndex);
     if (TYPES.has(type)) {

@@ -32,6 +32,8 @@ interface Pending {
   test?: boolean;
 }
 
+const NODE_TYPES: readonly string[] = ["import_statement", "export_statement", "function_declaration", "generator_function_declaration", "arrow_function", "function_expression", "function", "generator_function", "class_declaration", "abstract_class_declaration", "class", "method_definition", "field_definition", "public_field_definition", "variable_declarator", "pair", "assignment_expression", "call_expression", "new_expression"];
+
 /**
  * JavaScript, TypeScript and TSX: functions, arrow functions bound to names, classes and methods, object
  * literal methods, default exports, ES imports/re-exports and require, test/it/describe calls.
@@ -45,7 +47,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
 
   const exportLocal = (name: string, local = name) => col.export({ name, local });
 
-  walkTree(tree, (c) => {
+  walkTree(tree, NODE_TYPES, (c) => {
     const type = c.nodeType;
     if (SKIP.has(type)) return false;
     col.at(c.startIndex);

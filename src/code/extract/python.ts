@@ -5,6 +5,8 @@ import { walkTree } from "./walk.ts";
 /** pytest's default `python_files`. */
 export const isPythonTestFile = (path: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path);
 
+const NODE_TYPES: readonly string[] = ["decorated_definition", "function_definition", "class_definition", "import_statement", "import_from_statement", "call"];
+
 /**
  * Python: functions (async, decorated, nested), classes and methods, calls, imports, pytest tests
  * (module-level `test*` functions and `test*` methods of `Test*` classes or unittest.TestCase subclasses).
@@ -19,7 +21,7 @@ export function extractPython(tree: Tree, col: Collector): void {
   /** Per function qualname: its **kwargs parameter name. */
   const kwargsOf = new Map<string, string>();
 
-  walkTree(tree, (c) => {
+  walkTree(tree, NODE_TYPES, (c) => {
     const type = c.nodeType;
     col.at(c.startIndex);
     switch (type) {
@@ -88,26 +90,30 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
   const f = n.childForFieldName("function");
   if (!f) return;
   const line = n.startPosition.row + 1;
-  const args = n.childForFieldName("arguments");
-  if (f.type === "identifier") {
+  const ft = f.type;
+  if (ft === "identifier") {
     const name = f.text;
     col.call("plain", name, line);
-    const first = args?.namedChildren[0];
-    col.dispatch({ on: "call", name, dynamicImport: name === "__import__" && !!first && first.type !== "string" });
-  } else if (f.type === "attribute") {
+    if (name === "__import__") {
+      const first = n.childForFieldName("arguments")?.namedChild(0);
+      col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" });
+    } else col.dispatch({ on: "call", name });
+  } else if (ft === "attribute") {
     const obj = f.childForFieldName("object");
     const name = f.childForFieldName("attribute")?.text ?? "?";
     if (obj) {
-      const o = obj.type === "call" && obj.childForFieldName("function")?.text === "super" ? undefined : obj.text;
+      const ot = obj.type;
+      const o = ot === "call" && obj.childForFieldName("function")?.text === "super" ? undefined : obj.text;
       if (o === undefined) col.call("super", name, line);
       else if ((o === "self" || o === "cls") && col.enclosingClass()) col.call("self", name, line, col.enclosingClass()!.qualname);
-      else col.call("member", name, line, obj.type === "identifier" || obj.type === "attribute" ? o : undefined);
-      if (obj.type === "identifier" || obj.type === "attribute") col.dispatch({ on: "call", name, object: obj.text });
+      else col.call("member", name, line, ot === "identifier" || ot === "attribute" ? o : undefined);
+      if (ot === "identifier" || ot === "attribute") col.dispatch({ on: "call", name, object: o });
     }
   }
-  if (args) {
-    const kw = kwargsOf.get(col.fn().qualname);
-    if (kw) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true });
+  const kw = kwargsOf.size > 0 ? kwargsOf.get(col.fn().qualname) : undefined;
+  if (kw) {
+    const args = n.childForFieldName("arguments");
+    if (args) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true });
   }
 }
 

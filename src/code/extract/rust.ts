@@ -4,9 +4,11 @@ import { walkTree } from "./walk.ts";
 
 const withoutGenerics = (s: string) => s.replace(/<[\s\S]*$/, "").trim();
 
+const NODE_TYPES: readonly string[] = ["function_item", "impl_item", "trait_item", "struct_item", "enum_item", "mod_item", "call_expression"];
+
 /** Rust: functions and methods (`Type.method` inside impl/trait blocks), modules, calls by name. */
 export function extractRust(tree: Tree, col: Collector): void {
-  walkTree(tree, (c) => {
+  walkTree(tree, NODE_TYPES, (c) => {
     const type = c.nodeType;
     col.at(c.startIndex);
     switch (type) {

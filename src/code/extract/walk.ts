@@ -1,19 +1,42 @@
-import type { Node, Tree, TreeCursor } from "web-tree-sitter";
+import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
+
+/** One node handed to an extractor: its type and start, and the node itself. */
+export interface Visit {
+  nodeType: string;
+  startIndex: number;
+  currentNode: Node;
+}
+
+const queries = new WeakMap<Language, Map<string, Query>>();
+
+function queryFor(language: Language, types: readonly string[]): Query {
+  let byKey = queries.get(language);
+  if (!byKey) queries.set(language, (byKey = new Map()));
+  const key = types.join(" ");
+  let q = byKey.get(key);
+  if (!q) {
+    // Types a grammar does not have (TS-only nodes in the JS grammar) are left out.
+    const known = types.filter((t) => language.idForNodeType(t, true) !== null);
+    q = new Query(language, known.map((t) => `(${t}) @${t}`).join("\n"));
+    byKey.set(key, q);
+  }
+  return q;
+}
 
 /**
- * Depth-first walk over every named node with one TreeCursor: no Node objects are made unless the visitor
- * asks for `c.currentNode`. `visit` returns whether to descend into the node's children.
+ * Visit, in document order (outer before inner), every node of the given types. The tree is searched
+ * inside tree-sitter (one query per language, compiled once), so only the nodes an extractor cares about
+ * ever cross into JavaScript: this is what keeps extraction close to parse speed.
+ * The visitor's return value is ignored (kept so extractors read like tree walkers).
  */
-export function walkTree(tree: Tree, visit: (c: TreeCursor) => boolean): void {
-  const c = tree.walk();
-  try {
-    for (;;) {
-      const descend = c.nodeIsNamed ? visit(c) : false;
-      if (descend && c.gotoFirstChild()) continue;
-      while (!c.gotoNextSibling()) if (!c.gotoParent()) return;
-    }
-  } finally {
-    c.delete();
+export function walkTree(tree: Tree, types: readonly string[], visit: (v: Visit) => unknown): void {
+  const q = queryFor(tree.language, types);
+  const v = { nodeType: "", startIndex: 0, currentNode: undefined as unknown as Node };
+  for (const cap of q.captures(tree.rootNode)) {
+    v.nodeType = cap.name;
+    v.currentNode = cap.node;
+    v.startIndex = cap.node.startIndex;
+    visit(v);
   }
 }
 

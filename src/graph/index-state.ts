@@ -1,0 +1,101 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { FileExtract } from "../code/extract/types.ts";
+import { GuardError } from "../cli/errors.ts";
+import { ensureStateDir } from "../state/paths.ts";
+
+/**
+ * The indexer's local cache in `.guard/index/`: per file its content hash (git blob sha), the stat
+ * fingerprint that lets an unchanged file skip even hashing, its extract, and a snapshot of what the last
+ * run wrote to the graph. The graph carries the same `token` on its IndexMeta node; when the two differ
+ * (engine reset, another machine wrote the graph, an interrupted run) the snapshot is read back from the
+ * graph instead. Bump STATE_VERSION whenever an extractor's output changes, so every file is re-parsed.
+ */
+export const STATE_VERSION = "graph-1";
+
+export interface FileState {
+  sha: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  extract: FileExtract;
+}
+
+export interface IndexState {
+  version: string;
+  graph: string;
+  token: string;
+  indexedAt: number;
+  head: string | null;
+  files: Record<string, FileState>;
+  nodes: [string, string][];
+  edges: [string, string][];
+}
+
+const dirFor = (root: string) => join(root, ".guard", "index");
+const stateFile = (root: string) => join(dirFor(root), "state.json");
+
+export function readIndexState(root: string): IndexState | undefined {
+  const path = stateFile(root);
+  if (!existsSync(path)) return undefined;
+  try {
+    const s = JSON.parse(readFileSync(path, "utf8")) as IndexState;
+    return s.version === STATE_VERSION ? s : undefined;
+  } catch {
+    return undefined; // a damaged cache only costs a full re-parse
+  }
+}
+
+export function writeIndexState(root: string, state: IndexState): void {
+  ensureStateDir(root);
+  mkdirSync(dirFor(root), { recursive: true });
+  const path = stateFile(root);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, path);
+}
+
+/**
+ * One indexer per repository at a time (hooks may start several). Waits up to `waitMs` for another run to
+ * finish; a lock whose process is gone is taken over.
+ */
+export async function withIndexLock<T>(root: string, fn: () => Promise<T>, waitMs = 60000): Promise<T> {
+  ensureStateDir(root);
+  mkdirSync(dirFor(root), { recursive: true });
+  const lock = join(dirFor(root), "lock");
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const fd = openSync(lock, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch {
+      let pid = 0;
+      try {
+        pid = Number(readFileSync(lock, "utf8"));
+      } catch {}
+      if (pid > 0 && !alive(pid)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new GuardError("another `guard index` is still running", `lock held by process ${pid || "?"}`, "wait for it to finish, or remove .guard/index/lock if no guard is running");
+      await Bun.sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
