@@ -1,18 +1,21 @@
 import type { CommandSpec } from "../command.ts";
 import { agentEvent } from "./agent-event.ts";
 import { check } from "./check.ts";
+import { coveringTests } from "./covering-tests.ts";
 import { demo } from "./demo.ts";
 import { doctor } from "./doctor.ts";
 import { engine } from "./engine.ts";
 import { evidence } from "./evidence.ts";
 import { explain } from "./explain.ts";
 import { feedback } from "./feedback.ts";
+import { index } from "./graph-index.ts";
 import { hook } from "./hook.ts";
 import { init } from "./init.ts";
 import { parse } from "./parse.ts";
 import { precommit } from "./precommit.ts";
 import { run } from "./run.ts";
+import { stats } from "./stats.ts";
 import { why } from "./why.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [agentEvent, check, demo, doctor, engine, evidence, explain, feedback, hook, init, parse, precommit, run, why];
+export const COMMANDS: CommandSpec[] = [agentEvent, check, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, parse, precommit, run, stats, why];
