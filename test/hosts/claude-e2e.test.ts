@@ -57,7 +57,7 @@ describe("Claude Code end to end", () => {
     expect(ok).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const bad = bash("rm -rf ~");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("SHELL_RM_ROOT");
+    expect(bad.stderr).toContain("SHELL_PROTECTED_ROOT");
     expect(lastEvent()).toMatchObject({ host: "claude-code", event: "pre-shell", decision: "BLOCK", session: "e2e-1" });
   });
 

@@ -103,7 +103,7 @@ describe("answers keep each host's contract", () => {
     await handleAgentEvent("claude-code", "pre-tool-use", raw, { processCwd: root });
     const lines = readFileSync(join(root, ".guard", "events.jsonl"), "utf8").trim().split("\n");
     const last = JSON.parse(lines.at(-1)!);
-    expect(last).toMatchObject({ type: "hook.pre-shell", host: "claude-code", event: "pre-shell", session: "cc-session-1", decision: "BLOCK", code: "SHELL_RM_ROOT" });
+    expect(last).toMatchObject({ type: "hook.pre-shell", host: "claude-code", event: "pre-shell", session: "cc-session-1", decision: "BLOCK", code: "SHELL_PROTECTED_ROOT" });
     expect(typeof last.latencyMs).toBe("number");
     expect(typeof last.reason).toBe("string");
   });

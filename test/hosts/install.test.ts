@@ -177,7 +177,7 @@ describe("the commands written into configs", () => {
     installHost(findHost("opencode")!, { root, home: h });
     const mod = await import(join(root, ".opencode", "plugins", "guard.js"));
     const hooks = await mod.GuardPlugin({ directory: root });
-    await expect(hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "rm -rf /" } })).rejects.toThrow(/SHELL_RM_ROOT/);
+    await expect(hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "rm -rf /" } })).rejects.toThrow(/SHELL_PROTECTED_ROOT/);
     await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } });
     await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
     const events = readFileSync(join(root, ".guard", "events.jsonl"), "utf8");
