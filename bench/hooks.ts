@@ -4,12 +4,13 @@
  * payload, and of an idle Stop (nothing changed since the last green run), with `guard --version`
  * as the floor (process start alone).
  *
- *   bun bench/hooks.ts [--runs 31]
+ *   bun bench/hooks.ts [--runs 31] [--binary <path> | --source]
  *
- * Uses dist/guard when it exists and answers agent-event; otherwise runs from source (bun
+ * Uses --binary when given (e.g. `bun scripts/build.ts --outfile bench/.work/guard` first), else
+ * dist/guard when it is newer than src/ and answers agent-event, else runs from source (bun
  * src/cli/main.ts) and says so in the results. Writes bench/results/hooks.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -47,11 +48,23 @@ const shellPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event
 const blockPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } });
 const stopPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "Stop", stop_hook_active: false });
 
-let guard = [DIST];
-let how = "dist/guard (compiled binary)";
-if (!existsSync(DIST) || run([DIST, "agent-event", "claude-code", "pre-tool-use"], repo, blockPayload).code !== 2) {
+/** Newest modification time under src/: a dist/guard older than that does not run this code. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+const binaryArg = args.includes("--binary") ? resolve(args[args.indexOf("--binary") + 1]!) : undefined;
+let guard = [binaryArg ?? DIST];
+let how = binaryArg ? `compiled binary built from this tree (${binaryArg.replace(ROOT + "/", "")})` : "dist/guard (compiled binary)";
+const distUsable = existsSync(DIST) && statSync(DIST).mtimeMs >= newestSource(join(ROOT, "src")) && run([DIST, "agent-event", "claude-code", "pre-tool-use"], repo, blockPayload).code === 2;
+if (!binaryArg && (args.includes("--source") || !distUsable)) {
   guard = [process.execPath, join(ROOT, "src", "cli", "main.ts")];
-  how = "from source (`bun src/cli/main.ts`): dist/guard missing or without agent-event";
+  how = `from source (\`bun src/cli/main.ts\`)${args.includes("--source") ? "" : ": dist/guard is missing, older than src/, or without agent-event"}; a compiled build starts faster`;
 }
 
 // Sanity: the answers are the real ones.
@@ -82,7 +95,7 @@ const table = rows.map(([name, xs, target]) => `| ${name} | ${fmt(median(xs))} |
 const md = `# Hook latency
 
 Whole-process wall time, spawned the way a host spawns a hook (payload on stdin), ${RUNS} runs each,
-interleaved. Produced by \`bun bench/hooks.ts --runs ${RUNS}\`.
+interleaved. Produced by \`bun bench/hooks.ts ${args.join(" ")}\`.
 
 - date: ${new Date().toISOString().slice(0, 10)}
 - machine: ${cpus()[0]?.model ?? "unknown cpu"}, ${cpus().length} cores (shared with other work: noisy)
@@ -94,8 +107,7 @@ interleaved. Produced by \`bun bench/hooks.ts --runs ${RUNS}\`.
 |---|---|---|---|---|
 ${table}
 
-Shell decisions come from the interim built-in rule set in src/hosts/shell-check.ts; the shell
-classifier will replace it and these figures should be measured again then.
+The shell payload goes through the shell guard (tree-sitter Bash parse, rule table, compensation).
 `;
 mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
 writeFileSync(join(ROOT, "bench", "results", "hooks.md"), md);
