@@ -102,8 +102,8 @@ export class Collector {
    * A function-like definition: `outer` is the node whose text and lines it covers (a decorated_definition
    * or export wrapper), `scopeEnd` where its scope ends. Pushes its scope.
    */
-  def(name: string, kind: FunctionKind, outer: Node, opts: { scopeEnd?: number; qual?: string; titles?: string[]; receiver?: string } = {}): Def {
-    const cls = this.directClass();
+  def(name: string, kind: FunctionKind, outer: Node, opts: { scopeEnd?: number; qual?: string; titles?: string[]; receiver?: string; cls?: string } = {}): Def {
+    const cls = opts.cls !== undefined ? { qualname: opts.cls } : this.directClass();
     const parentFn = this.scopes.length > 0 ? this.fn() : undefined;
     const qualname = this.unique(opts.qual ?? this.prefix() + name);
     const d: Def = {

@@ -38,7 +38,7 @@ export function extractGo(tree: Tree, col: Collector): void {
         const recv = n.childForFieldName("receiver")?.namedChildren.find((p) => p?.type === "parameter_declaration");
         const typeName = recv ? receiverType(recv.childForFieldName("type")) : undefined;
         const receiver = recv?.childForFieldName("name")?.text;
-        col.def(name, "method", n, { qual: typeName ? `${typeName}.${name}` : name, receiver });
+        col.def(name, "method", n, typeName ? { qual: `${typeName}.${name}`, receiver, cls: typeName } : { receiver });
         return true;
       }
       case "type_spec": {

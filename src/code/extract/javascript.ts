@@ -32,7 +32,7 @@ interface Pending {
   test?: boolean;
 }
 
-const NODE_TYPES: readonly string[] = ["import_statement", "export_statement", "function_declaration", "generator_function_declaration", "arrow_function", "function_expression", "function", "generator_function", "class_declaration", "abstract_class_declaration", "class", "method_definition", "field_definition", "public_field_definition", "variable_declarator", "pair", "assignment_expression", "call_expression", "new_expression"];
+const NODE_TYPES: readonly string[] = ["import_statement", "export_statement", "function_declaration", "generator_function_declaration", "arrow_function", "function_expression", "function", "generator_function", "class_declaration", "abstract_class_declaration", "class", "method_definition", "field_definition", "public_field_definition", "variable_declarator", "pair", "assignment_expression", "call_expression", "new_expression", "decorator"];
 
 /**
  * JavaScript, TypeScript and TSX: functions, arrow functions bound to names, classes and methods, object
@@ -179,6 +179,16 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       case "call_expression":
         callExpression(c.currentNode);
         return true;
+      case "decorator": {
+        // `@log` runs log when the class is defined; `@log(...)` is a call_expression, visited as one.
+        const e = c.currentNode.namedChild(0);
+        if (e?.type === "identifier") col.call("plain", e.text, e.startPosition.row + 1);
+        else if (e?.type === "member_expression") {
+          const o = e.childForFieldName("object");
+          col.call("member", e.childForFieldName("property")?.text ?? "?", e.startPosition.row + 1, o?.type === "identifier" ? o.text : undefined);
+        }
+        return true;
+      }
       case "new_expression": {
         const n = c.currentNode;
         const ctor = n.childForFieldName("constructor");

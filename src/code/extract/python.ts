@@ -29,6 +29,18 @@ export function extractPython(tree: Tree, col: Collector): void {
         const n = c.currentNode;
         decorated = n;
         decoratedAt = n.childForFieldName("definition")?.startIndex ?? -1;
+        // `@name` / `@mod.name` runs the decorator at definition time, in the enclosing scope
+        // (`@name(...)` is a call node and is visited as one).
+        for (const d of n.namedChildren) {
+          const e = d?.type === "decorator" ? d.namedChild(0) : null;
+          if (!e) continue;
+          const line = e.startPosition.row + 1;
+          if (e.type === "identifier") col.call("plain", e.text, line);
+          else if (e.type === "attribute") {
+            const obj = e.childForFieldName("object");
+            col.call("member", e.childForFieldName("attribute")?.text ?? "?", line, obj?.type === "identifier" || obj?.type === "attribute" ? obj.text : undefined);
+          }
+        }
         return true;
       }
       case "function_definition": {

@@ -452,6 +452,12 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView): L
             break;
           }
           if (obj !== undefined && s.externals.has(obj.split(".")[0]!)) break;
+          // A method of an object literal (or namespace) of this file: greeter.greet().
+          const own = obj === undefined ? undefined : s.defs.get(`${obj}.${cs.name}`);
+          if (own && !own.cls) {
+            call(p, from, { file: p, def: own }, "local");
+            break;
+          }
           if (obj !== undefined && !obj.includes(".")) {
             // Foo.create() on a class of this file or an imported class.
             const cls = s.family === "go" ? undefined : resolveClass(p, obj);
