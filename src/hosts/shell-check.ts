@@ -1,5 +1,5 @@
 import type { Decision } from "../decide/decision.ts";
-import { guardCommand } from "../decide/shell/index.ts";
+import { guardCommand } from "../act/trash/compensate.ts";
 
 /**
  * The pre-shell check: the shell guard classifies the command and, before the host runs it, does the

@@ -62,6 +62,12 @@ export const ConfigSchema = strict({
       maxBytes: v.optional(positiveInt("whole number of bytes")),
     }),
   ),
+  leak: v.optional(
+    strict({
+      /** sha256 (hex) of values that look like secrets but are not (test fixtures, public ids). */
+      exemptions: v.optional(v.array(v.pipe(str("sha256 hex digest"), v.regex(/^[0-9a-fA-F]{64}$/, "expected a sha256 hex digest")), "expected a list of sha256 hex digests")),
+    }),
+  ),
   why: v.optional(WhySchema),
 });
 
@@ -71,6 +77,7 @@ export const DEFAULTS = {
   engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, dockerImage: "falkordb/falkordb:latest" },
   select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0 },
   trash: { maxAgeDays: 14, maxBytes: 2 * 1024 ** 3 },
+  leak: { exemptions: [] as string[] },
   why: {
     decisionsDir: ".guard-decisions",
     graph: "auto" as "auto" | "always" | "never",

@@ -144,8 +144,9 @@ export const SHELL_RULES: ShellRule[] = [
       flag: [
         "for f in a b; do rm notes.txt; done", "rm notes.txt &", "if true; then git reset --hard; fi", "make && rm notes.txt",
         "mv README.md notes.txt && rm notes.txt", "echo $(rm notes.txt)", "f() { rm -rf src; }", "npm run build && rm -rf node_modules",
+        "git checkout feature && rm -rf src",
       ],
-      pass: ["rm notes.txt && make", "cd src && rm app.ts", "ls && rm notes.txt", "git status && git reset --hard"],
+      pass: ["rm notes.txt && make", "cd src && rm app.ts", "ls && rm notes.txt", "git status && git reset --hard", "git reset --hard && git clean -fd"],
     },
   },
   {

@@ -98,6 +98,10 @@ export interface Compensation {
 
 export interface ShellVerdict extends Decision {
   command: string;
+  /** The workspace the command was judged in (real path). */
+  root: string;
+  /** The directory it runs in (real path). */
+  cwd: string;
   operations: Operation[];
   /** Every target of every operation, in order. */
   targets: Target[];

@@ -34,7 +34,10 @@ export const git: Interpreter = (args, ctx) => {
   const rest = args.slice(i + 1);
   const detail = classifyGit(sub.value, rest, inner);
   if (scope && detail.effect !== "safe") detail.effect = scope;
-  return result(detail, MOVES_WORKTREE.has(sub.value) || detail.effect !== "safe", inner);
+  // A worktree snapshot taken before the line holds everything later git overwrites could lose, and
+  // deleting a ref changes no file: neither makes later compensation inexact.
+  const modeled = detail.effect === "worktree-overwrite" || detail.effect === "ref-delete";
+  return result(detail, !modeled && (MOVES_WORKTREE.has(sub.value) || detail.effect !== "safe"), inner);
 };
 
 /** Options that take a value, per subcommand (everything else is a flag or an operand). */

@@ -1,0 +1,95 @@
+import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+export const MANIFEST_VERSION = 1;
+
+/**
+ * One item's state, written ahead of every step:
+ * - pending: the move is about to happen (or happened and was not yet confirmed: check the disk)
+ * - copied: a cross-device copy is complete and verified in the trash; the original is being deleted
+ * - moved: the original is gone and the trash holds it
+ * - missing: the original did not exist when the move was tried
+ * - restored: put back where it was
+ */
+export type ItemState = "pending" | "copied" | "moved" | "missing" | "restored";
+
+export interface TrashItem {
+  n: number;
+  /** Absolute path where the item lived. */
+  original: string;
+  /** Path inside the transaction directory, e.g. "items/0/notes.txt". */
+  stored: string;
+  type: "file" | "dir" | "symlink" | "other";
+  bytes: number;
+  files: number;
+  state: ItemState;
+  method?: "rename" | "copy";
+}
+
+export type TxState = "intent" | "done" | "failed" | "restoring" | "restored";
+
+export interface TrashManifest {
+  v: number;
+  txid: string;
+  createdAt: string;
+  reason: string;
+  command?: string;
+  root: string;
+  state: TxState;
+  items: TrashItem[];
+  updatedAt: string;
+  error?: string;
+}
+
+export const trashDir = (root: string) => join(root, ".guard", "trash");
+export const txDir = (root: string, txid: string) => join(trashDir(root), txid);
+export const manifestPath = (root: string, txid: string) => join(txDir(root, txid), "manifest.json");
+
+/** Replace the manifest atomically (write, fsync, rename, fsync the directory): a reader sees the old or the new one. */
+export function writeManifest(root: string, m: TrashManifest): void {
+  m.updatedAt = new Date().toISOString();
+  const dir = txDir(root, m.txid);
+  const tmp = join(dir, `.manifest.${process.pid}.tmp`);
+  const data = Buffer.from(`${JSON.stringify(m, null, 1)}\n`);
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dir, "manifest.json"));
+  const dfd = openSync(dir, "r");
+  try {
+    fsyncSync(dfd);
+  } finally {
+    closeSync(dfd);
+  }
+}
+
+export function readManifest(root: string, txid: string): TrashManifest | undefined {
+  try {
+    const m = JSON.parse(readFileSync(manifestPath(root, txid), "utf8")) as TrashManifest;
+    return m && m.txid === txid && Array.isArray(m.items) ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const TXID_RE = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/** Every transaction with a readable manifest, oldest first. */
+export function listManifests(root: string): TrashManifest[] {
+  let names: string[];
+  try {
+    names = readdirSync(trashDir(root));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => TXID_RE.test(n))
+    .sort()
+    .map((n) => readManifest(root, n))
+    .filter((m): m is TrashManifest => m !== undefined);
+}

@@ -1,0 +1,31 @@
+import { lstatSync, mkdirSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { GuardError } from "../../cli/errors.ts";
+import { copyTree, removeTree, treeDigest } from "./tree.ts";
+
+/**
+ * Move `from` to `to`: one rename on the same file system; across file systems a copy to a partial
+ * name, a verification of the copy against the source, a rename to the final name, `onCopied` (the
+ * caller records it), and only then the removal of the source.
+ */
+export function moveAcross(from: string, to: string, onCopied: () => void): "rename" | "copy" {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    renameSync(from, to);
+    return "rename";
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
+  }
+  const partial = join(dirname(to), `.partial-${process.pid}`);
+  removeTree(partial);
+  copyTree(from, partial);
+  if (treeDigest(from) !== treeDigest(partial)) {
+    removeTree(partial);
+    throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
+  }
+  renameSync(partial, to);
+  onCopied();
+  removeTree(from);
+  if (lstatSync(from, { throwIfNoEntry: false })) throw new GuardError(`could not remove ${from} after copying it`, undefined, undefined, undefined, "E_TRASH_REMOVE");
+  return "copy";
+}

@@ -1,0 +1,105 @@
+import { lstatSync, mkdirSync, rmSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { GuardError } from "../../cli/errors.ts";
+import { EXIT } from "../../cli/exit-codes.ts";
+import { appendEvent } from "../../state/events.ts";
+import { ensureStateDir } from "../../state/paths.ts";
+import { listManifests, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
+import { moveAcross } from "./move.ts";
+import { measure } from "./tree.ts";
+import { newTxid } from "./txid.ts";
+
+export interface RelocateOptions {
+  reason: string;
+  command?: string;
+  /** Refuse when the trash would hold more than this many bytes. */
+  maxBytes?: number;
+}
+
+/** Bytes the trash holds now (items still in it). */
+export function trashBytes(root: string): number {
+  let total = 0;
+  for (const m of listManifests(root)) for (const it of m.items) if (it.state === "moved" || it.state === "copied" || it.state === "pending") total += it.bytes;
+  return total;
+}
+
+/**
+ * Move `paths` (absolute) into `.guard/trash/<txid>/items/<n>/`. The manifest is written ahead of each
+ * step; an audit event records the intent before anything moves. If any move fails, what was moved is
+ * put back and the error is thrown: the caller BLOCKs, nothing is deleted.
+ */
+export function relocate(root: string, paths: string[], opts: RelocateOptions): TrashManifest {
+  ensureStateDir(root);
+  const txid = newTxid();
+  const dir = txDir(root, txid);
+  mkdirSync(join(dir, "items"), { recursive: true });
+  const items: TrashItem[] = paths.map((original, n) => {
+    const st = lstatSync(original, { throwIfNoEntry: false });
+    const size = st ? measure(original) : { type: "other" as const, bytes: 0, files: 0 };
+    return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+  });
+  const adding = items.reduce((s, i) => s + i.bytes, 0);
+  if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
+    removeEmpty(dir);
+    throw new GuardError(
+      "guard's trash is full",
+      `moving ${adding} more bytes would pass the ${opts.maxBytes}-byte limit`,
+      "run `guard trash gc --execute` or raise trash.maxBytes in guard.json",
+      EXIT.BLOCKED,
+      "E_TRASH_FULL",
+    );
+  }
+  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: opts.reason, command: opts.command, root, state: "intent", items, updatedAt: "" };
+  writeManifest(root, m);
+  appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
+
+  const every = items.length > 256 ? 64 : 1;
+  try {
+    for (const it of items) {
+      if (!lstatSync(it.original, { throwIfNoEntry: false })) {
+        it.state = "missing";
+        continue;
+      }
+      const to = join(dir, it.stored);
+      it.method = moveAcross(it.original, to, () => {
+        it.state = "copied";
+        it.method = "copy";
+        writeManifest(root, m);
+      });
+      it.state = "moved";
+      if (it.n % every === 0) writeManifest(root, m);
+    }
+  } catch (e) {
+    rollBack(root, m);
+    m.state = "failed";
+    m.error = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    writeManifest(root, m);
+    appendEvent(root, { type: "trash.failed", txid, error: m.error });
+    throw new GuardError("could not move the targets to guard's trash", m.error, "nothing was deleted; fix the cause or move the files yourself", EXIT.BLOCKED, "E_TRASH_FAILED");
+  }
+  m.state = "done";
+  writeManifest(root, m);
+  appendEvent(root, { type: "trash.relocated", txid, moved: items.filter((i) => i.state === "moved").length, bytes: adding });
+  return m;
+}
+
+/** Undo the moves of a transaction that failed midway. */
+function rollBack(root: string, m: TrashManifest): void {
+  for (const it of m.items) {
+    if (it.state !== "moved" && it.state !== "copied") continue;
+    const from = join(txDir(root, m.txid), it.stored);
+    try {
+      if (lstatSync(it.original, { throwIfNoEntry: false })) continue;
+      moveAcross(from, it.original, () => {});
+      it.state = "restored";
+    } catch {
+      // Left in the trash, still listed as moved: `guard trash restore` can retry.
+    }
+  }
+}
+
+function removeEmpty(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true });
+  } catch {}
+}

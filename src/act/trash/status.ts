@@ -1,0 +1,52 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { txDir, type TrashItem, type TrashManifest } from "./manifest.ts";
+
+/**
+ * Where an item really is, from the manifest and the disk together. The manifest is written ahead of
+ * each step, so "pending" means "not confirmed": the disk says whether the rename happened.
+ * - in-trash: the trash holds it and the original place is free (restorable)
+ * - in-trash-conflict: the trash holds it, and something else now sits at the original place
+ * - in-place: it never left (or was restored)
+ * - half-removed: a verified copy is in the trash and the original was partly deleted (restore finishes it)
+ * - gone: neither place has it (only possible if someone deleted the trash by hand)
+ */
+export type ItemWhere = "in-trash" | "in-trash-conflict" | "in-place" | "half-removed" | "gone" | "never-existed";
+
+export function whereIs(root: string, m: TrashManifest, it: TrashItem): ItemWhere {
+  if (it.state === "missing") return "never-existed";
+  const stored = lstatSync(join(txDir(root, m.txid), it.stored), { throwIfNoEntry: false }) !== undefined;
+  const original = lstatSync(it.original, { throwIfNoEntry: false }) !== undefined;
+  if (it.state === "restored") return original ? "in-place" : "gone";
+  if (it.state === "copied") return stored ? (original ? "half-removed" : "in-trash") : original ? "in-place" : "gone";
+  if (it.state === "moved") return stored ? (original ? "in-trash-conflict" : "in-trash") : original ? "in-place" : "gone";
+  // pending: a rename is atomic, so exactly one place has it; a complete copy beside an intact original is a leftover.
+  if (original) return "in-place";
+  return stored ? "in-trash" : "gone";
+}
+
+export interface TxSummary {
+  txid: string;
+  createdAt: string;
+  state: TrashManifest["state"];
+  reason: string;
+  items: number;
+  inTrash: number;
+  bytes: number;
+  paths: string[];
+}
+
+export function summarize(root: string, m: TrashManifest): TxSummary {
+  const where = m.items.map((it) => whereIs(root, m, it));
+  const held = m.items.filter((_, i) => where[i] === "in-trash" || where[i] === "in-trash-conflict" || where[i] === "half-removed");
+  return {
+    txid: m.txid,
+    createdAt: m.createdAt,
+    state: m.state,
+    reason: m.reason,
+    items: m.items.length,
+    inTrash: held.length,
+    bytes: held.reduce((s, i) => s + i.bytes, 0),
+    paths: m.items.map((i) => i.original),
+  };
+}

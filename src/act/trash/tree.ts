@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, constants, lstatSync, lutimesSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { GuardError } from "../../cli/errors.ts";
+
+export interface TreeSize {
+  type: "file" | "dir" | "symlink" | "other";
+  bytes: number;
+  files: number;
+}
+
+/** Size of a path without following symlinks. */
+export function measure(path: string): TreeSize {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return { type: "symlink", bytes: 0, files: 1 };
+  if (st.isFile()) return { type: "file", bytes: st.size, files: 1 };
+  if (!st.isDirectory()) return { type: "other", bytes: 0, files: 1 };
+  let bytes = 0;
+  let files = 0;
+  const stack = [path];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else {
+        files++;
+        if (e.isFile()) bytes += lstatSync(p).size;
+      }
+    }
+  }
+  return { type: "dir", bytes, files };
+}
+
+/**
+ * Copy a tree as it is: modes, times, symlinks as links (never followed), empty directories.
+ * Anything else (sockets, devices, fifos) is refused: a copy guard cannot make is not a compensation.
+ */
+export function copyTree(src: string, dst: string): void {
+  const st = lstatSync(src);
+  if (st.isSymbolicLink()) {
+    symlinkSync(readlinkSync(src), dst);
+    try {
+      lutimesSync(dst, st.atime, st.mtime);
+    } catch {}
+    return;
+  }
+  if (st.isFile()) {
+    copyFileSync(src, dst, constants.COPYFILE_EXCL);
+    chmodSync(dst, st.mode & 0o7777);
+    utimesSync(dst, st.atime, st.mtime);
+    return;
+  }
+  if (st.isDirectory()) {
+    mkdirSync(dst, { mode: 0o700 });
+    for (const name of readdirSync(src)) copyTree(join(src, name), join(dst, name));
+    chmodSync(dst, st.mode & 0o7777);
+    utimesSync(dst, st.atime, st.mtime);
+    return;
+  }
+  throw new GuardError(`cannot copy ${src}`, "not a file, directory or symlink", "move it yourself", undefined, "E_TRASH_UNSUPPORTED");
+}
+
+/** A digest of a tree: every entry's relative path, type, mode, size and content (or link target). */
+export function treeDigest(path: string): string {
+  const h = createHash("sha256");
+  const visit = (p: string, rel: string) => {
+    const st = lstatSync(p);
+    if (st.isSymbolicLink()) h.update(`L\0${rel}\0${readlinkSync(p)}\0`);
+    else if (st.isFile()) {
+      h.update(`F\0${rel}\0${(st.mode & 0o7777).toString(8)}\0${st.size}\0`);
+      h.update(readFileSync(p));
+    } else if (st.isDirectory()) {
+      h.update(`D\0${rel}\0${(st.mode & 0o7777).toString(8)}\0`);
+      for (const name of readdirSync(p).sort()) visit(join(p, name), rel ? `${rel}/${name}` : name);
+    } else h.update(`O\0${rel}\0`);
+  };
+  visit(path, "");
+  return h.digest("hex");
+}
+
+export function removeTree(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}

@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import { rank, type DecisionKind } from "../decision.ts";
+import { channelById, CHANNELS } from "./channels.ts";
+import { CREDENTIAL_RULES } from "./credentials.ts";
+import { isPlaceholder } from "./placeholders.ts";
+import { HOST_PATH_RULES, REFERENCE_RULES } from "./references.ts";
+import type { Finding, LeakRule, LeakVerdict } from "./types.ts";
+
+export const MAX_SCAN_BYTES = 4 * 1024 * 1024;
+export const LEAK_RULES: LeakRule[] = [...CREDENTIAL_RULES, ...REFERENCE_RULES, ...HOST_PATH_RULES];
+
+export interface ScanOptions {
+  /** sha256 (hex) of values that are known not to be secrets. */
+  exemptions?: Iterable<string>;
+  /** The running user's home, also a host path when it is not under /home or /Users. */
+  home?: string;
+  rules?: LeakRule[];
+}
+
+/** The payload as text whose character offsets are its byte offsets (latin1 maps bytes 1:1). */
+export const asBytesText = (payload: Uint8Array | string) => (typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload)).toString("latin1");
+
+const sha256 = (latin1: string) => createHash("sha256").update(Buffer.from(latin1, "latin1")).digest("hex");
+
+interface RawFinding extends Finding {
+  replacement: string;
+}
+
+/** Every finding in a payload (no decision). The matched bytes never leave this function. */
+export function findLeaks(text: string, opts: ScanOptions = {}): { findings: RawFinding[]; exempted: number } {
+  const exempt = new Set([...(opts.exemptions ?? [])].map((e) => e.toLowerCase()));
+  const rules = [...(opts.rules ?? LEAK_RULES), ...homeRule(opts.home ?? homedir())];
+  const found: RawFinding[] = [];
+  let exempted = 0;
+  for (const rule of rules) {
+    rule.pattern.lastIndex = 0;
+    for (const m of text.matchAll(rule.pattern)) {
+      const value = rule.group ? m[rule.group] : m[0];
+      if (value === undefined || value.length === 0) continue;
+      const start = (m.index ?? 0) + (rule.group ? m[0].indexOf(value) : 0);
+      if (rule.validate && !rule.validate(value)) continue;
+      if ((rule.placeholdersAllowed ?? rule.kind === "credential") && isPlaceholder(value)) continue;
+      if (exempt.size && exempt.has(sha256(value))) {
+        exempted++;
+        continue;
+      }
+      found.push({ rule: rule.id, kind: rule.kind, start, end: start + value.length, length: value.length, replacement: rule.replacement ? rule.replacement(value) : `[REDACTED:${rule.id}]` });
+    }
+  }
+  // A finding inside an earlier one (a JWT inside an installation token) is the same secret.
+  found.sort((a, b) => a.start - b.start || b.length - a.length);
+  const kept: RawFinding[] = [];
+  for (const f of found) {
+    const last = kept[kept.length - 1];
+    if (last && f.start < last.end) continue;
+    kept.push(f);
+  }
+  return { findings: kept, exempted };
+}
+
+function homeRule(home: string): LeakRule[] {
+  if (!home || home === "/" || /^\/(home|Users)\/[^/]+\/?$/.test(home)) return [];
+  const escaped = home.replace(/\/+$/, "").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return [{ id: "home-path", kind: "host-path", description: "the running user's home directory", pattern: new RegExp(`${escaped}(?=/|\\b)`, "g"), placeholdersAllowed: false, replacement: () => "~", examples: { flag: () => [], pass: [] } }];
+}
+
+const strip = (f: RawFinding): Finding => ({ rule: f.rule, kind: f.kind, start: f.start, end: f.end, length: f.length });
+
+/** Decide what may leave on `channel`. Unknown channel and oversized payloads are BLOCK. */
+export function checkLeak(payload: Uint8Array | string, channel: string, opts: ScanOptions = {}): LeakVerdict & { sanitized?: string } {
+  const bytes = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+  const ch = channelById(channel);
+  if (!ch)
+    return { decision: "BLOCK", code: "LEAK_UNKNOWN_CHANNEL", reason: `unknown channel ${JSON.stringify(channel)}; known: ${CHANNELS.map((c) => c.id).join(", ")}`, channel, bytes, findings: [], exempted: 0 };
+  if (bytes > MAX_SCAN_BYTES)
+    return { decision: "BLOCK", code: "LEAK_TOO_LARGE", reason: `payload of ${bytes} bytes is over the ${MAX_SCAN_BYTES}-byte scan limit, so it cannot be checked`, channel, bytes, findings: [], exempted: 0 };
+  const text = asBytesText(payload);
+  const { findings, exempted } = findLeaks(text, opts);
+  let decision: DecisionKind = "ALLOW";
+  let code = "LEAK_CLEAN";
+  for (const f of findings) {
+    const d = f.kind === "credential" ? ch.decision : f.kind === "reference" ? ch.references : ch.hostPaths;
+    const c = f.kind === "credential" ? "LEAK_CREDENTIAL" : f.kind === "reference" ? "LEAK_REFERENCE" : "LEAK_HOST_PATH";
+    if (rank(d) > rank(decision) || (rank(d) === rank(decision) && d !== "ALLOW" && f.kind === "credential")) {
+      decision = d;
+      code = c;
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(f.rule, (counts.get(f.rule) ?? 0) + 1);
+  const what = [...counts].map(([r, n]) => (n > 1 ? `${r} ×${n}` : r)).join(", ");
+  const reason =
+    findings.length === 0
+      ? `nothing sensitive found for ${channel}`
+      : decision === "SANITIZE"
+        ? `${what} found; ${channel} gets the payload with those parts redacted`
+        : decision === "ALLOW"
+          ? `${what} found; allowed on ${channel}`
+          : `${what} found; ${channel} cannot be rewritten, so a human has to ${decision === "BLOCK" ? "remove it first" : "decide"}`;
+  const verdict: LeakVerdict & { sanitized?: string } = { decision, code, reason, channel, bytes, findings: findings.map(strip), exempted };
+  if (decision === "SANITIZE" || decision === "ALLOW") verdict.sanitized = applyRedactions(text, findings.filter((f) => (f.kind === "credential" ? ch.decision : f.kind === "reference" ? ch.references : ch.hostPaths) === "SANITIZE"));
+  return verdict;
+}
+
+/** Replace findings (sorted, non-overlapping) by their replacements; returns latin1 text. */
+function applyRedactions(text: string, findings: RawFinding[]): string {
+  let out = "";
+  let at = 0;
+  for (const f of findings) {
+    out += text.slice(at, f.start) + f.replacement;
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
+/** For guard's own logs and manifests: every credential replaced, whatever the channel. */
+export function redactForLog(s: string): string {
+  const text = asBytesText(s);
+  const { findings } = findLeaks(text, { rules: CREDENTIAL_RULES, home: "/" });
+  return Buffer.from(applyRedactions(text, findings), "latin1").toString("utf8");
+}
