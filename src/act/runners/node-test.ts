@@ -58,8 +58,10 @@ export const nodeTest: Runner = {
     const base = (scriptArgs(root) ?? ["--test"]).filter((a) => !a.startsWith("--test-reporter"));
     const files = tests === "all" ? [] : [...new Set(tests.map((t) => t.file))].sort();
     // Selected files replace the script's own file arguments; flags stay.
-    const args = tests === "all" ? base : [...base.filter((a) => a.startsWith("-")), ...files];
-    const argv = ["node", ...args, `--test-reporter=${reporter}`, `--test-reporter-destination=${resultFile}`, "--test-reporter=spec", "--test-reporter-destination=stderr"];
+    const flags = base.filter((a) => a.startsWith("-"));
+    const operands = tests === "all" ? base.filter((a) => !a.startsWith("-")) : files;
+    // node reads options before the files: reporters go with the flags.
+    const argv = ["node", ...flags, `--test-reporter=${reporter}`, `--test-reporter-destination=${resultFile}`, "--test-reporter=spec", "--test-reporter-destination=stderr", ...operands];
     return [{ framework: "node:test", argv, cwd: root, display: `node --test ${files.map(shellQuote).join(" ")}`.trim(), resultFile, cleanup: [reporter], tests: tests === "all" ? undefined : tests }];
   },
   parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
