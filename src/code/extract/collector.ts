@@ -125,7 +125,16 @@ export class Collector {
     return d;
   }
 
-  cls(name: string, outer: Node, bases: string[], scopeEnd?: number, qual?: string): ClassDef {
+  /** A class scope; `merge` reuses a class of the same qualname (Rust: `struct S` and its `impl` blocks). */
+  cls(name: string, outer: Node, bases: string[], scopeEnd?: number, qual?: string, merge = false): ClassDef {
+    if (merge) {
+      const q = qual ?? this.prefix() + name;
+      const existing = this.out.classes.find((c) => c.qualname === q);
+      if (existing) {
+        this.scopes.push({ kind: "class", qual: q, endIndex: scopeEnd ?? outer.endIndex, cls: existing });
+        return existing;
+      }
+    }
     const qualname = this.unique(qual ?? this.prefix() + name);
     const c: ClassDef = { qualname, name, start: startLine(outer), end: endLine(outer), bases };
     this.out.classes.push(c);

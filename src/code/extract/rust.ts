@@ -19,14 +19,14 @@ export function extractRust(tree: Tree, col: Collector): void {
       }
       case "impl_item": {
         const n = c.currentNode;
-        col.cls(withoutGenerics(n.childForFieldName("type")?.text ?? "?"), n, []);
+        col.cls(withoutGenerics(n.childForFieldName("type")?.text ?? "?"), n, [], undefined, undefined, true);
         return true;
       }
       case "trait_item":
       case "struct_item":
       case "enum_item": {
         const n = c.currentNode;
-        col.cls(n.childForFieldName("name")?.text ?? "?", n, []);
+        col.cls(n.childForFieldName("name")?.text ?? "?", n, [], undefined, undefined, true);
         return type === "trait_item";
       }
       case "mod_item": {

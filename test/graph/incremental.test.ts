@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Graph } from "../../src/graph/client.ts";
+import { indexRepository } from "../../src/graph/indexer.ts";
+import { sh } from "../helpers/repo.ts";
+import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
+import { buildFixture, dumpGraph } from "./helpers.ts";
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(async () => {
+  await engine?.stop();
+});
+
+type Keyed = Map<string, string>;
+/** Nodes and edges by identity, each with its properties (hashes included) as JSON. */
+async function snapshot(g: Graph): Promise<{ nodes: Keyed; edges: Keyed }> {
+  const d = await dumpGraph(g, { hashes: true });
+  const nodes = new Map(d.nodes.map((n) => [`${n.label} ${n.path ?? n.id}`, JSON.stringify(n)]));
+  const edges = new Map(d.edges.map((e) => [`${e.type} ${e.from} -> ${e.to}`, JSON.stringify(e)]));
+  return { nodes, edges };
+}
+function changes(a: Keyed, b: Keyed) {
+  const added = [...b.keys()].filter((k) => !a.has(k)).sort();
+  const removed = [...a.keys()].filter((k) => !b.has(k)).sort();
+  const changed = [...b.keys()].filter((k) => a.has(k) && a.get(k) !== b.get(k)).sort();
+  return { added, removed, changed };
+}
+const NONE = { added: [], removed: [], changed: [] };
+const ZERO = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
+
+async function indexed() {
+  const repo = buildFixture("python");
+  const graph = engine.graph();
+  await indexRepository(repo, graph);
+  return { repo, graph, before: await snapshot(graph) };
+}
+
+describe("incremental indexing", () => {
+  test("editing one function's body changes that function and its file, nothing else", async () => {
+    const { repo, graph, before } = await indexed();
+    const path = join(repo, "src/shop/util.py");
+    writeFileSync(path, readFileSync(path, "utf8").replace("return max(low, min(high, value))", "return max(low, min(high, value + 0))"));
+    const r = await indexRepository(repo, graph);
+    expect(r.parsed).toBe(1);
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/util.py", "Function src/shop/util.py::clamp"] });
+    expect(changes(before.edges, after.edges)).toEqual(NONE);
+  });
+
+  test("a module-level edit changes the file's <module> node only", async () => {
+    const { repo, graph, before } = await indexed();
+    const path = join(repo, "src/shop/cart.py");
+    writeFileSync(path, readFileSync(path, "utf8").replace("TAX = 0.2", "TAX = 0.25"));
+    await indexRepository(repo, graph);
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/cart.py", "Function src/shop/cart.py::<module>"] });
+  });
+
+  test("renaming a file moves exactly its nodes; callers into it keep their edges", async () => {
+    const { repo, graph, before } = await indexed();
+    sh(["git", "mv", "src/shop/plugins.py", "src/shop/loader.py"], repo);
+    const r = await indexRepository(repo, graph);
+    expect(r.parsed).toBe(1);
+    const after = await snapshot(graph);
+    const c = changes(before.nodes, after.nodes);
+    expect(c.changed).toEqual([]);
+    expect(c.removed).toEqual(["Class src/shop/plugins.py::Lazy", "File src/shop/plugins.py", "Function src/shop/plugins.py::<module>", "Function src/shop/plugins.py::Lazy.__getattr__", "Function src/shop/plugins.py::load"]);
+    expect(c.added).toEqual(["Class src/shop/loader.py::Lazy", "File src/shop/loader.py", "Function src/shop/loader.py::<module>", "Function src/shop/loader.py::Lazy.__getattr__", "Function src/shop/loader.py::load"]);
+    const e = changes(before.edges, after.edges);
+    expect(e.changed).toEqual([]);
+    expect(e.added.every((k) => k.includes("src/shop/loader.py"))).toBe(true);
+    expect(e.removed.every((k) => k.includes("src/shop/plugins.py"))).toBe(true);
+    expect(e.added).toContain("CALLS src/shop/loader.py::Lazy.__getattr__ -> src/shop/loader.py::load");
+  });
+
+  test("deleting a file removes its nodes and every edge into or out of it", async () => {
+    const { repo, graph, before } = await indexed();
+    rmSync(join(repo, "tests/conftest.py"));
+    const r = await indexRepository(repo, graph);
+    expect(r.removed).toBe(1);
+    expect(r.parsed).toBe(0);
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: ["File tests/conftest.py", "Function tests/conftest.py::<module>", "Function tests/conftest.py::cart"], changed: [] });
+    expect(changes(before.edges, after.edges)).toEqual({
+      added: [],
+      removed: [
+        "CALLS tests/conftest.py::cart -> src/shop/cart.py::Cart.__init__",
+        "DEFINED_IN tests/conftest.py::<module> -> tests/conftest.py",
+        "DEFINED_IN tests/conftest.py::cart -> tests/conftest.py",
+        "IMPORTS tests/conftest.py -> src/shop/__init__.py",
+      ],
+      changed: [],
+    });
+  });
+
+  test("removing a function in one file drops the calls other files made to it", async () => {
+    const { repo, graph, before } = await indexed();
+    const path = join(repo, "src/shop/pricing/discount.py");
+    writeFileSync(path, "from ..util import clamp\n");
+    await indexRepository(repo, graph);
+    const after = await snapshot(graph);
+    const e = changes(before.edges, after.edges);
+    expect(e.removed).toContain("CALLS src/shop/cart.py::Cart.total -> src/shop/pricing/discount.py::apply_discount");
+    expect(e.removed).toContain("CALLS tests/test_cart.py::test_discount -> src/shop/pricing/discount.py::apply_discount");
+    expect(e.added).toEqual([]);
+  });
+
+  test("indexing twice, and --full on an unchanged tree, write nothing", async () => {
+    const { repo, graph, before } = await indexed();
+    const again = await indexRepository(repo, graph);
+    expect([again.parsed, again.full]).toEqual([0, false]);
+    expect(again.changes).toEqual(ZERO);
+    const full = await indexRepository(repo, graph, { full: true });
+    expect([full.parsed, full.full]).toEqual([full.files, true]);
+    expect(full.changes).toEqual(ZERO);
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes)).toEqual(NONE);
+    expect(changes(before.edges, after.edges)).toEqual(NONE);
+  });
+
+  test("a graph that lost its data (or was written elsewhere) is rebuilt on the next run", async () => {
+    const { repo, graph, before } = await indexed();
+    await graph.delete();
+    const r = await indexRepository(repo, graph);
+    expect(r.full).toBe(true);
+    expect(r.parsed).toBe(0); // extracts of unchanged files are reused; only the graph is rewritten
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes)).toEqual(NONE);
+    expect(changes(before.edges, after.edges)).toEqual(NONE);
+  });
+
+  test("what other pillars store survives a re-index; it goes only with its node", async () => {
+    const { repo, graph } = await indexed();
+    await graph.query(
+      "MATCH (f:Function {id: 'src/shop/util.py::clamp'}), (t:Test {id: 'tests/test_cart.py::test_add'}) CREATE (f)-[:COVERED_BY {source: 'coverage', confidence: 1.0}]->(t) SET t.duration_ms = 12",
+    );
+    const path = join(repo, "src/shop/util.py");
+    appendFileSync(path, "\n\ndef extra():\n    return clamp(1)\n");
+    const t = join(repo, "tests/test_cart.py");
+    writeFileSync(t, readFileSync(t, "utf8").replace("assert Cart().add(5).size == 1", "assert Cart().add(6).size == 1"));
+    await indexRepository(repo, graph, { full: true });
+    const kept = await graph.roQuery("MATCH (:Function {id: 'src/shop/util.py::clamp'})-[c:COVERED_BY]->(t:Test {id: 'tests/test_cart.py::test_add'}) RETURN c.source AS s, t.duration_ms AS d");
+    expect(kept.rows).toEqual([{ s: "coverage", d: 12 }]);
+    writeFileSync(t, readFileSync(t, "utf8").replace("def test_add():", "def test_renamed():"));
+    await indexRepository(repo, graph);
+    const gone = await graph.roQuery("MATCH ()-[c:COVERED_BY]->() RETURN count(c) AS n");
+    expect(gone.rows).toEqual([{ n: 0 }]);
+  });
+});
