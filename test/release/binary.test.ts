@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { builtRelease, BUILD_TIMEOUT_MS } from "./build-once.ts";
+import { builtHostBinary, BUILD_TIMEOUT_MS } from "./build-once.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "code", "fixtures");
 const GOLDEN = join(import.meta.dir, "..", "code", "golden");
@@ -12,7 +12,7 @@ let guard = "";
 let work = "";
 
 beforeAll(async () => {
-  const { hostBinary } = await builtRelease();
+  const hostBinary = await builtHostBinary();
   work = mkdtempSync(join(tmpdir(), "guard-binary-"));
   guard = join(work, "guard");
   copyFileSync(hostBinary, guard);

@@ -1,12 +1,12 @@
 /**
- * The release tests share one build per source state: the full release matrix and the host binary are built
- * into dist/test-cache/<hash of what goes into them>/ and reused while the sources stay the same.
+ * The release tests share one build per source state: the release matrix and the host binary are built
+ * into dist/test-cache/<hash of what goes into them>/{matrix,host} and reused while the sources stay the same.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { compileGuard, ROOT } from "../../scripts/build.ts";
-import { bunVersion, release, TARGETS } from "../../scripts/release.ts";
+import { bunVersion, release } from "../../scripts/release.ts";
 
 const CACHE = join(ROOT, "dist", "test-cache");
 
@@ -37,32 +37,46 @@ export interface BuiltRelease {
   releaseDir: string;
   /** <stageDir>/<target>/guard(.exe): the unpacked binaries. */
   stageDir: string;
-  /** The binary scripts/build.ts makes for this machine. */
-  hostBinary: string;
 }
 
-let pending: Promise<BuiltRelease> | undefined;
+/** Build into dist/test-cache/<hash>/<part> once; a part is done when its "complete" marker exists. */
+async function cached<T>(part: string, build: (tmp: string) => Promise<void>, result: (dir: string) => T): Promise<T> {
+  const key = await sourceHash();
+  const dir = join(CACHE, key, part);
+  if (existsSync(join(dir, "complete"))) return result(dir);
+  mkdirSync(join(CACHE, key), { recursive: true });
+  // Earlier source states are of no more use and each one is ~1 GB.
+  for (const old of readdirSync(CACHE)) if (old !== key) rmSync(join(CACHE, old), { recursive: true, force: true });
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  await build(tmp);
+  await Bun.write(join(tmp, "complete"), `${new Date().toISOString()}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  return result(dir);
+}
 
-/** Build (or reuse) everything the release tests need. Slow the first time: ~1.5 min for 8 targets. */
+let release_: Promise<BuiltRelease> | undefined;
+let host_: Promise<string> | undefined;
+
+/** Build (or reuse) the whole release matrix. Slow the first time: ~1.5 min for 8 targets. */
 export function builtRelease(): Promise<BuiltRelease> {
-  pending ??= (async () => {
-    const key = await sourceHash();
-    const dir = join(CACHE, key);
-    const result = { releaseDir: join(dir, "release"), stageDir: join(dir, "stage"), hostBinary: join(dir, "host", "guard") };
-    if (existsSync(join(dir, "complete"))) return result;
-    mkdirSync(CACHE, { recursive: true });
-    // Earlier source states are of no more use and each one is ~1 GB.
-    for (const old of readdirSync(CACHE)) if (old !== key) rmSync(join(CACHE, old), { recursive: true, force: true });
-    const tmp = `${dir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
-    await release({ out: join(tmp, "release"), stage: join(tmp, "stage"), log: () => {} });
-    await compileGuard({ outfile: join(tmp, "host", "guard") });
-    await Bun.write(join(tmp, "complete"), `${TARGETS.map((t) => t.name).join("\n")}\n`);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(tmp, dir);
-    return result;
-  })();
-  return pending;
+  release_ ??= cached(
+    "matrix",
+    async (tmp) => void (await release({ out: join(tmp, "release"), stage: join(tmp, "stage"), log: () => {} })),
+    (dir) => ({ releaseDir: join(dir, "release"), stageDir: join(dir, "stage") }),
+  );
+  return release_;
+}
+
+/** Build (or reuse) the binary scripts/build.ts makes for this machine (a few seconds). */
+export function builtHostBinary(): Promise<string> {
+  host_ ??= cached(
+    "host",
+    async (tmp) => void (await compileGuard({ outfile: join(tmp, "guard") })),
+    (dir) => join(dir, "guard"),
+  );
+  return host_;
 }
 
 /** Generous: the first build of the matrix on a shared 2-core machine. */
