@@ -1,6 +1,6 @@
 import type { DoctorCheck } from "./check.ts";
 import { engineReachable, graphPresent } from "./engine-checks.ts";
-import { integrationsPlaceholder, stateExcluded } from "./state-checks.ts";
+import { hostIntegrations, stateExcluded } from "./state-checks.ts";
 
 /** Every doctor check, in the order they are shown. Add one import and one entry per check. */
-export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, graphPresent, stateExcluded, integrationsPlaceholder];
+export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, graphPresent, stateExcluded, hostIntegrations];

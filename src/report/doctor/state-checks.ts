@@ -22,11 +22,22 @@ export const stateExcluded: DoctorCheck = {
   },
 };
 
-export const integrationsPlaceholder: DoctorCheck = {
+export const hostIntegrations: DoctorCheck = {
   id: "integrations.hosts",
   section: "integrations",
   title: "agent hosts",
-  async run() {
-    return { status: "info", summary: "no host integrations are checked yet" };
+  async run(ctx) {
+    if (!ctx.root) return { status: "info", summary: "not in a repository" };
+    const { doctorHostChecks } = await import("../../hosts/status.ts");
+    const hosts = doctorHostChecks(ctx.root);
+    if (hosts.length === 0)
+      return { status: "info", summary: "no agent host detected or installed here", todo: "guard hook install --host <id> (see guard hook status)" };
+    const worst = hosts.some((h) => h.status === "warn") ? "warn" : "ok";
+    return {
+      status: worst,
+      summary: hosts.map((h) => `${h.title}: ${h.status}`).join(", "),
+      details: Object.fromEntries(hosts.map((h) => [h.title, h.detail])),
+      todo: worst === "warn" ? "see the details; `guard hook install --detected` installs what is missing" : undefined,
+    };
   },
 };
