@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { applyScenario, buildProject, resetProject } from "../../fixtures/select/project.ts";
+import { python } from "../../fixtures/select/python.ts";
+import { guard, sh } from "../helpers/repo.ts";
+import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
+import { preparedProject } from "./fixture.ts";
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+}, 60_000);
+afterAll(() => engine?.stop());
+
+const helperBody = python.scenarios.find((s) => s.name === "helper-body")!;
+const check = (root: string, env: Record<string, string> = {}) => {
+  const r = guard(["check", "--json"], root, { env });
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout).data;
+};
+
+describe("faults end in the full suite, with the reason", () => {
+  test("engine unreachable (nothing listens where the config points)", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const s = check(root, { GUARD_ENGINE_BACKEND: "server", GUARD_ENGINE_URL: `redis://127.0.0.1:${port}` });
+    expect(s.level).toBe("run-all");
+    expect(s.runAll).toBe(true);
+    expect(s.fault.code).toBe("engine-unavailable");
+  }, 120_000);
+
+  test("query timeout (a stand-in engine on loopback that accepts and never answers)", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    const silent: Server = createServer((sock) => sock.on("data", () => {}));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      mkdirSync(join(root, ".guard"), { recursive: true });
+      writeFileSync(join(root, ".guard", "config.json"), JSON.stringify({ engine: { backend: "server", url: `redis://127.0.0.1:${port}`, queryTimeoutMs: 300 } }));
+      const started = Date.now();
+      const s = check(root);
+      expect(s.runAll).toBe(true);
+      expect(["query-timeout", "engine-unavailable"]).toContain(s.fault.code);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      silent.close();
+    }
+  }, 120_000);
+
+  test("engine killed after recording: the answer is never fewer tests than a correct selection", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    process.kill(engine.server.pid, "SIGKILL");
+    await Bun.sleep(200);
+    const s = check(root);
+    // Either the engine came back with the persisted graph (the same subset) or selection fell back.
+    if (s.fault) expect(s.runAll).toBe(true);
+    else expect(s.tests.map((t: { id: string }) => t.id)).toEqual(["tests/test_cart.py::test_total", "tests/test_money.py::test_round_cents"]);
+    engine = await startTestEngine();
+  }, 120_000);
+
+  test("empty graph: a repository never indexed", () => {
+    const root = buildProject(python);
+    applyScenario(root, helperBody);
+    const s = check(root);
+    expect(s.runAll).toBe(true);
+    expect(s.fault.code).toBe("empty-graph");
+  }, 60_000);
+
+  test("stale graph: HEAD moved past what was indexed", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    sh(["git", "commit", "-qam", "moved on"], root);
+    applyScenario(root, { name: "again", summary: "", write: { "shop/money.py": (s) => s.replace("+ 0.4", "+ 0.3") } });
+    const s = check(root);
+    expect(s.runAll).toBe(true);
+    expect(s.fault.code).toBe("stale-graph");
+    expect(s.fault.message).toContain("shop/money.py");
+  }, 120_000);
+
+  test("parse failure in a changed file", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, { name: "broken", summary: "", write: { "shop/money.py": (s) => s.replace("def round_cents(value):", "def round_cents(value:") } });
+    const s = check(root);
+    expect(s.level).toBe("run-all");
+    expect(s.overrides.map((o: { code: string }) => o.code)).toContain("parse-failure");
+  }, 120_000);
+});
+
+describe("idle turns", () => {
+  test("an unchanged tree answers from the cache; any edit or new file invalidates it", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    const first = JSON.parse(guard(["check", "--json"], root).stdout).data;
+    expect(first.cached).toBe(false);
+    const second = JSON.parse(guard(["check", "--json"], root).stdout).data;
+    expect(second.cached).toBe(true);
+    expect(second.tests).toEqual(first.tests);
+    writeFileSync(join(root, "notes.txt"), "x\n");
+    const third = JSON.parse(guard(["check", "--json"], root).stdout).data;
+    expect(third.cached).toBe(false);
+    expect(third.runAll).toBe(true);
+    resetProject(root);
+  }, 120_000);
+});
