@@ -11,11 +11,16 @@ import { feedback } from "./feedback.ts";
 import { index } from "./graph-index.ts";
 import { hook } from "./hook.ts";
 import { init } from "./init.ts";
+import { leak } from "./leak.ts";
 import { parse } from "./parse.ts";
 import { precommit } from "./precommit.ts";
+import { rm } from "./rm.ts";
 import { run } from "./run.ts";
+import { shell } from "./shell.ts";
+import { snapshot } from "./snapshot.ts";
 import { stats } from "./stats.ts";
+import { trash } from "./trash.ts";
 import { why } from "./why.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [agentEvent, check, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, parse, precommit, run, stats, why];
+export const COMMANDS: CommandSpec[] = [agentEvent, check, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, leak, parse, precommit, rm, run, shell, snapshot, stats, trash, why];

@@ -6,7 +6,7 @@ import { has, parseOptions, type Arg, type OptionShape, type InterpretContext, t
 const MOVES_WORKTREE = new Set(["checkout", "switch", "merge", "pull", "rebase", "reset", "stash", "apply", "am", "cherry-pick", "revert", "clean", "restore", "rm", "mv", "commit", "worktree", "submodule", "sparse-checkout"]);
 
 const result = (detail: GitDetail, moved: boolean, ctx: InterpretContext): Interpreted => ({
-  effects: [{ kind: "git", targets: ctx.cwd ? [ctx.resolve({ value: ctx.root })] : [{ raw: ".", unresolved: "cwd" }], git: detail }],
+  effects: [{ kind: "git", targets: ctx.cwd ? [{ raw: ".", path: ctx.root, place: "workspace", exists: true, isDir: true }] : [{ raw: ".", unresolved: "cwd" }], git: detail }],
   unknownEffect: moved,
 });
 

@@ -1,0 +1,45 @@
+import type { CommandSpec } from "../command.ts";
+import { GuardError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
+
+/** Several words after `--` are one argv: quote each so the shell guard sees exactly those words. */
+export function joinArgv(words: string[]): string {
+  if (words.length === 1) return words[0]!;
+  return words.map((w) => (/^[A-Za-z0-9_\/.,:=+@%^-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(" ");
+}
+
+export const decisionExit = (d: string): number => (d === "BLOCK" ? EXIT.BLOCKED : d === "ASK" ? EXIT.ASK : EXIT.OK);
+
+export const shell: CommandSpec = {
+  name: "shell <action>",
+  summary: "Check a shell command before it runs: ALLOW, RELOCATE/SNAPSHOT (compensated first), ASK or BLOCK",
+  options: [
+    { flags: "--json", description: "Print the verdict as JSON" },
+    { flags: "--dry-run", description: "Only classify: relocate and snapshot nothing" },
+    { flags: "--root <dir>", description: "The workspace (default: the repository around --cwd)" },
+  ],
+  examples: [
+    "guard shell check -- rm -rf build",
+    "guard shell check --json -- 'git reset --hard && git clean -fd'",
+    "guard shell check --dry-run --cwd repo -- find . -name '*.log' -delete",
+  ],
+  allowUnknownOptions: true,
+  async action([action], options) {
+    if (action !== "check") throw new GuardError(`unknown shell action: ${action}`, undefined, "use `guard shell check -- <command>`", EXIT.USAGE, "E_USAGE");
+    const words = ((options["--"] as string[] | undefined) ?? []).map(String);
+    if (words.length === 0) throw new GuardError("no command to check", "the command goes after `--`", "e.g. `guard shell check -- rm -rf build`", EXIT.USAGE, "E_USAGE");
+    const { resolve } = await import("node:path");
+    const command = joinArgv(words);
+    const cwd = resolve(options.cwd ?? ".");
+    const ctx = { cwd, root: options.root ? resolve(String(options.root)) : undefined, env: process.env.HOME ? { HOME: process.env.HOME } : undefined };
+    const dryRun = options.dryRun === true;
+    const verdict = dryRun
+      ? await (await import("../../decide/shell/index.ts")).classifyCommand(command, ctx)
+      : await (await import("../../act/trash/compensate.ts")).guardCommand(command, ctx);
+    const { shellReport, shellEnvelope, formatShell } = await import("../../report/shell.ts");
+    const report = shellReport(verdict, dryRun);
+    if (options.json) (await import("../../report/envelope.ts")).printJson(shellEnvelope(report));
+    else process.stdout.write(formatShell(report));
+    return decisionExit(verdict.decision);
+  },
+};

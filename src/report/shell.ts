@@ -1,0 +1,61 @@
+import type { ShellVerdict } from "../decide/shell/types.ts";
+import { envelope, type Envelope } from "./envelope.ts";
+
+/** What `guard shell check --json` prints: the verdict without the walker's internals. */
+export interface ShellCheckReport {
+  command: string;
+  decision: ShellVerdict["decision"];
+  code: string;
+  reason: string;
+  dryRun: boolean;
+  cwd: string;
+  root: string;
+  operations: { program: string; kind: string; rule?: string; decision?: string; code?: string; reason?: string; via: string[]; nesting: string; targets: { raw: string; path?: string; unresolved?: string; place?: string; exists?: boolean; regenerable?: boolean }[] }[];
+  compensations: ShellVerdict["compensations"];
+  recovery?: ShellVerdict["recovery"];
+  recoveries?: ShellVerdict["recoveries"];
+}
+
+export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport {
+  return {
+    command: v.command,
+    decision: v.decision,
+    code: v.code,
+    reason: v.reason,
+    dryRun,
+    cwd: v.cwd,
+    root: v.root,
+    operations: v.operations.map((o) => ({
+      program: o.program,
+      kind: o.kind,
+      rule: o.rule,
+      decision: o.decision?.decision,
+      code: o.decision?.code,
+      reason: o.decision?.reason,
+      via: o.via,
+      nesting: o.nesting,
+      targets: o.targets.map((t) => ({ raw: t.raw, path: t.path, unresolved: t.unresolved, place: t.place, exists: t.exists, regenerable: t.regenerable })),
+    })),
+    compensations: v.compensations,
+    ...(v.recovery ? { recovery: v.recovery } : {}),
+    ...(v.recoveries ? { recoveries: v.recoveries } : {}),
+  };
+}
+
+export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> => envelope("shell-check", r, r.decision !== "BLOCK");
+
+/**
+ *   RELOCATE  SHELL_DELETE
+ *   rm deletes notes.txt: guard moves them to its trash first, so they can be restored
+ *   undo: guard trash restore 20261201-101502-ab12cd
+ */
+export function formatShell(r: ShellCheckReport): string {
+  const lines = [`${r.decision}  ${r.code}`, r.reason];
+  const flagged = r.operations.filter((o) => o.decision && o.decision !== "ALLOW");
+  if (flagged.length > 1) for (const o of flagged) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
+  for (const c of r.compensations) {
+    if (c.done) lines.push(`undo: ${c.restore}`);
+    else lines.push(`would ${c.kind} ${c.paths.slice(0, 5).join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
+  }
+  return `${lines.join("\n")}\n`;
+}

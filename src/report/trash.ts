@@ -1,0 +1,68 @@
+import { relative } from "node:path";
+import type { GcPlan } from "../act/trash/gc.ts";
+import type { TrashManifest } from "../act/trash/manifest.ts";
+import type { RestoreResult } from "../act/trash/restore.ts";
+import type { ItemWhere, TxSummary } from "../act/trash/status.ts";
+import { envelope, type Envelope } from "./envelope.ts";
+
+const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`);
+const rel = (root: string, p: string) => (p.startsWith(`${root}/`) ? relative(root, p) : p);
+const shown = (root: string, paths: string[]) => paths.slice(0, 3).map((p) => JSON.stringify(rel(root, p)).slice(1, -1)).join(", ") + (paths.length > 3 ? ` +${paths.length - 3}` : "");
+
+export const trashListEnvelope = (list: TxSummary[]): Envelope<{ transactions: TxSummary[] }> => envelope("trash-list", { transactions: list });
+
+export function formatTrashList(root: string, list: TxSummary[]): string {
+  if (list.length === 0) return "the trash is empty\n";
+  const out = list.map((s) => `${s.txid}  ${s.state.padEnd(9)} ${String(s.inTrash).padStart(4)}/${s.items} held  ${size(s.bytes).padStart(9)}  ${shown(root, s.paths)}  (${s.reason})`);
+  return `${out.join("\n")}\n`;
+}
+
+export interface TrashShow {
+  manifest: TrashManifest;
+  where: ItemWhere[];
+}
+
+export const trashShowEnvelope = (s: TrashShow): Envelope<TrashShow> => envelope("trash-show", s);
+
+export function formatTrashShow(root: string, s: TrashShow): string {
+  const m = s.manifest;
+  const out = [`${m.txid}  ${m.state}  ${m.createdAt}  ${m.reason}`];
+  if (m.command) out.push(`command: ${m.command}`);
+  for (const [i, it] of m.items.entries()) out.push(`  ${s.where[i]!.padEnd(17)} ${it.type.padEnd(7)} ${size(it.bytes).padStart(9)}  ${JSON.stringify(rel(root, it.original)).slice(1, -1)}`);
+  if (m.state !== "restored") out.push(`restore: guard trash restore ${m.txid}`);
+  return `${out.join("\n")}\n`;
+}
+
+export const restoreEnvelope = (r: RestoreResult): Envelope<RestoreResult> => envelope("trash-restore", r);
+
+export function formatRestore(root: string, r: RestoreResult): string {
+  const out = [`restored ${r.restored.length} item(s) from ${r.txid}${r.restored.length ? `: ${shown(root, r.restored)}` : ""}`];
+  if (r.alreadyInPlace.length) out.push(`already in place: ${shown(root, r.alreadyInPlace)}`);
+  if (r.displacedTxid) out.push(`what was in the way is in ${r.displacedTxid} (guard trash restore ${r.displacedTxid} --force to swap back)`);
+  return `${out.join("\n")}\n`;
+}
+
+export const gcEnvelope = (plan: GcPlan, executed: boolean): Envelope<GcPlan & { executed: boolean }> => envelope("trash-gc", { ...plan, executed });
+
+export function formatGc(plan: GcPlan, executed: boolean): string {
+  const verb = executed ? "purged" : "would purge";
+  const out = plan.purge.map((p) => `${verb} ${p.txid}  ${size(p.bytes).padStart(9)}  (${p.why})`);
+  out.push(`${plan.purge.length} transaction(s) ${verb}; trash ${size(plan.bytesBefore)} → ${size(plan.bytesAfter)} (policy: ${plan.policy.maxAgeDays} days, ${size(plan.policy.maxBytes)})`);
+  if (!executed && plan.purge.length) out.push("dry run: add --execute to delete them for good");
+  return `${out.join("\n")}\n`;
+}
+
+export interface RmReport {
+  txid: string;
+  moved: string[];
+  missing: string[];
+  restore: string;
+}
+
+export const rmEnvelope = (r: RmReport): Envelope<RmReport> => envelope("rm", r);
+
+export function formatRm(root: string, r: RmReport): string {
+  const out = [`moved ${r.moved.length} item(s) to the trash: ${shown(root, r.moved)}`, `undo: ${r.restore}`];
+  if (r.missing.length) out.push(`not found (skipped): ${shown(root, r.missing)}`);
+  return `${out.join("\n")}\n`;
+}
