@@ -51,12 +51,14 @@ export function listFiles(root: string, want: (path: string) => boolean = () => 
   }
   for (const path of others.code === 0 ? splitZ(others.stdout) : []) if (!modes.has(path)) modes.set(path, "");
   for (const [path, mode] of modes) {
-    all.add(path);
-    if (!want(path)) continue;
-    if (mode === "160000") {
-      skipped.push({ path, reason: "submodule" });
+    // Submodules (and untracked nested repositories, listed with a trailing "/") are reported whatever
+    // their name, since what they hold is never looked at.
+    if (mode === "160000" || path.endsWith("/")) {
+      skipped.push({ path: path.replace(/\/$/, ""), reason: "submodule" });
       continue;
     }
+    all.add(path);
+    if (!want(path)) continue;
     let st;
     try {
       st = lstatSync(join(root, path));
