@@ -17,7 +17,13 @@
 export const EVIDENCE_EDGES = ["COVERED_BY", "READ_BY", "FAILED_IN"] as const;
 export const FILE_CONFIDENCE = 0.6;
 export const TEST_CONFIDENCE = 1.0;
+/** Indexes the writer needs; the key indexes are the indexer's too (creating them again is a no-op). */
 export const EVIDENCE_INDEXES: { label: string; properties: string[] }[] = [
+  { label: "Function", properties: ["id"] },
+  { label: "Test", properties: ["id"] },
+  { label: "Test", properties: ["file"] },
+  { label: "Function", properties: ["file"] },
+  { label: "File", properties: ["path"] },
   { label: "Run", properties: ["id"] },
   { label: "EvidenceMeta", properties: ["id"] },
 ];

@@ -1,0 +1,156 @@
+/**
+ * Evidence recording overhead: `guard evidence` (per-test coverage, mapping, graph writes) against a plain
+ * run of the same suite, median of RUNS each, plus the passing tests left without evidence (target 0).
+ *
+ *   bun bench/evidence.ts            → bench/results/evidence.md
+ *
+ * Projects (never committed; everything lives in git-ignored bench/.work/evidence/):
+ *   flask   its sdist from PyPI (`pip download --no-deps --no-binary :all: flask`), deps in a venv there
+ *   uuid    github.com/google/uuid from the Go module proxy (`go mod download`)
+ *   vitest  guard's own TypeScript vitest fixture (fixtures/evidence/js), vitest from npm
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, hostname } from "node:os";
+import { join } from "node:path";
+import { buildJsFixture } from "../fixtures/evidence/js/build.ts";
+import { commitAll, gitIn } from "../fixtures/evidence/repo.ts";
+import { recordEvidence } from "../src/graph/evidence/record.ts";
+import { openGraph } from "../src/graph/open.ts";
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const WORK = join(import.meta.dir, ".work", "evidence");
+process.env.GUARD_HOME ??= join(WORK, "guard-home");
+mkdirSync(WORK, { recursive: true });
+
+function sh(cmd: string[], cwd: string, env: Record<string, string> = {}): string {
+  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  // A plain suite run may report failing tests (exit 1), never a broken run.
+  const ok = r.exitCode === 0 || (env.ALLOW_FAIL && r.exitCode === 1);
+  if (!ok) throw new Error(`${cmd.join(" ")} exited ${r.exitCode}: ${(r.stdout.toString() + r.stderr.toString()).slice(-800)}`);
+  return r.stdout.toString();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function asRepo(dir: string): void {
+  if (existsSync(join(dir, ".git"))) return;
+  gitIn(dir, "init", "-q");
+  writeFileSync(join(dir, ".gitignore"), ".venv/\n__pycache__/\n.guard/\nnode_modules/\n");
+  commitAll(dir, "bench snapshot");
+}
+
+function flask(): { dir: string; plain: string[] } {
+  const dir = join(WORK, "flask");
+  if (!existsSync(join(dir, ".venv"))) {
+    const dl = join(WORK, "flask-dl");
+    mkdirSync(dl, { recursive: true });
+    sh(["python3", "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "flask", "-d", dl], WORK);
+    const tar = readdirSync(dl).find((f) => /^flask-[\d.]+\.tar\.gz$/.test(f));
+    if (!tar) throw new Error(`no flask sdist in ${dl}`);
+    const unpacked = join(WORK, "flask-src");
+    rmSync(unpacked, { recursive: true, force: true });
+    mkdirSync(unpacked);
+    sh(["tar", "xzf", join(dl, tar), "-C", unpacked, "--strip-components=1"], WORK);
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(unpacked, dir, { recursive: true });
+    sh(["python3", "-m", "venv", ".venv"], dir);
+    sh([".venv/bin/python", "-m", "pip", "install", "-q", "-e", ".", "pytest<9", "coverage", "asgiref"], dir);
+  }
+  asRepo(dir);
+  return { dir, plain: [".venv/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header"] };
+}
+
+function uuid(): { dir: string; plain: string[] } {
+  const dir = join(WORK, "uuid");
+  if (!existsSync(dir)) {
+    const info = JSON.parse(sh(["go", "mod", "download", "-json", "github.com/google/uuid@v1.6.0"], WORK)) as { Dir: string };
+    cpSync(info.Dir, dir, { recursive: true });
+    sh(["chmod", "-R", "u+w", dir], WORK);
+  }
+  asRepo(dir);
+  return { dir, plain: ["go", "test", "-count=1", "./..."] };
+}
+
+function vitest(): { dir: string; plain: string[] } {
+  const dir = join(WORK, "vitest-fixture");
+  if (!existsSync(dir)) {
+    const nm = join(import.meta.dir, "..", "test", "evidence", ".cache", "js-runners", "node_modules");
+    if (!existsSync(nm)) throw new Error("run test/evidence/record.test.ts once first (it installs vitest into its cache)");
+    buildJsFixture("vitest", dir, nm);
+  }
+  return { dir, plain: ["node_modules/.bin/vitest", "run"] };
+}
+
+interface Row {
+  project: string;
+  tests: number;
+  passed: number;
+  plainMs: number;
+  recordMs: number;
+  ratio: number;
+  withoutEvidence: number;
+  edges: number;
+}
+
+async function measure(name: string, p: { dir: string; plain: string[] }): Promise<Row> {
+  sh(p.plain, p.dir, { ALLOW_FAIL: "1" }); // warm caches (go build cache, pyc) before timing either side
+  const plain: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    sh(p.plain, p.dir, { ALLOW_FAIL: "1" });
+    plain.push(performance.now() - t);
+  }
+  const rec: number[] = [];
+  let last: Awaited<ReturnType<typeof recordEvidence>> | undefined;
+  const graph = await openGraph(p.dir);
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      last = await recordEvidence(p.dir, { graph });
+      rec.push(performance.now() - t);
+    }
+  } finally {
+    await graph.close();
+  }
+  const r: Row = {
+    project: name,
+    tests: last!.tests.total,
+    passed: last!.tests.passed,
+    plainMs: median(plain),
+    recordMs: median(rec),
+    ratio: median(rec) / median(plain),
+    withoutEvidence: last!.withoutEvidence.length,
+    edges: last!.write?.edges ?? 0,
+  };
+  console.log(JSON.stringify(r));
+  return r;
+}
+
+const rows: Row[] = [];
+const only = process.argv[2];
+for (const [name, make] of [["flask", flask], ["go uuid", uuid], ["vitest fixture (TS)", vitest]] as const) {
+  if (only && !name.startsWith(only)) continue;
+  rows.push(await measure(name, make()));
+}
+
+const cpu = cpus()[0]?.model ?? "unknown cpu";
+const md = `# Evidence recording overhead
+
+Command: \`bun bench/evidence.ts\` (RUNS=${RUNS}, medians). Machine: ${hostname()}, ${cpus().length} × ${cpu}, shared and noisy.
+Date: ${new Date().toISOString().slice(0, 10)}. "record" is the whole \`guard evidence\`: the suite under per-test coverage,
+line → function mapping, and the FalkorDB writes (embedded engine), against a plain run of the same suite.
+Target: ratio ≤ 2.5×, 0 passing tests without evidence.
+
+| project | tests | passed | plain (s) | record (s) | ratio | passing tests without evidence | COVERED_BY edges |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.project} | ${r.tests} | ${r.passed} | ${(r.plainMs / 1000).toFixed(2)} | ${(r.recordMs / 1000).toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.withoutEvidence} | ${r.edges} |`).join("\n")}
+
+Notes
+- pytest runs with coverage.py's C tracer (COVERAGE_CORE=ctrace) and one dynamic context per test.
+- Go records one test-binary run per top-level test (built once per package with -cover), two at a time;
+  the plain run is \`go test -count=1 ./...\`.
+- The JS/TS row is guard's own fixture (a real vitest run on TypeScript), not a published project: on a suite
+  this small, runner start-up dominates both sides.
+`;
+if (!only) writeFileSync(join(import.meta.dir, "results", "evidence.md"), md);
+console.log(md);
