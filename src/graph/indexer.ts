@@ -49,6 +49,8 @@ export interface IndexReport {
   seconds: number;
   /** Time spent reading, parsing and extracting (the rest is resolution and graph writes). */
   parseSeconds: number;
+  /** Milliseconds since the start at the end of each phase: list, state, parse, link, diff, write, save. */
+  phases: Record<string, number>;
 }
 
 /** Racy-git: a file modified within this window of the last index is re-hashed even if its stat matches. */
@@ -73,10 +75,14 @@ export async function indexRepository(root: string, graph: Graph, opts: IndexOpt
 
 async function run(root: string, graph: Graph, opts: IndexOptions): Promise<IndexReport> {
   const t0 = performance.now();
+  const phases: Record<string, number> = {};
+  const phase = (name: string) => (phases[name] = Math.round((performance.now() - t0) * 10) / 10);
   const head = headSha(root) ?? null;
   const listing = listFiles(root, isIndexed);
+  phase("list");
   const prevState = readIndexState(root);
   const meta = await readMeta(graph);
+  phase("state");
   const inSync = !opts.full && prevState !== undefined && prevState.graph === graph.name && meta?.token === prevState.token && meta.version === STATE_VERSION;
 
   const files = new Map<string, IndexedFile>();
@@ -133,6 +139,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     fileStates[f.path] = { sha, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, extract };
   }
   opts.onProgress?.(total, total);
+  phase("parse");
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
 
   const repo: RepoView = {
@@ -147,6 +154,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     },
   };
   const { nodes, edges } = link(files, repo);
+  phase("link");
   const next = snapshotOf(nodes, edges);
 
   let prev: GraphSnapshot;
@@ -156,6 +164,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     prev = await readSnapshot(graph);
   }
   const diff = diffGraph(prev, nodes, edges, next);
+  phase("diff");
   const changed = diff.createNodes.length + diff.updateNodes.length + diff.deleteNodes.length + diff.createEdges.length + diff.updateEdges.length + diff.deleteEdges.length;
   const indexedAt = Date.now();
   let token = prevState?.token ?? "";
@@ -164,6 +173,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     token = randomBytes(8).toString("hex");
     await writeMeta(graph, { token, version: STATE_VERSION, indexed_at: indexedAt, head });
   }
+  phase("write");
   const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
   const state: IndexState = {
     version: STATE_VERSION,
@@ -176,6 +186,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     edges: [...next.edges],
   };
   writeIndexState(root, state);
+  phase("save");
 
   const edgesByType: Record<StaticEdge, number> = { DEFINED_IN: 0, CALLS: 0, IMPORTS: 0, IMPLEMENTED_BY: 0 };
   for (const e of edges) edgesByType[e.type]++;
@@ -207,6 +218,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     },
     seconds: (performance.now() - t0) / 1000,
     parseSeconds: parseMs / 1000,
+    phases,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
+import type { Language, Node, Tree } from "web-tree-sitter";
 
 /** One node handed to an extractor: its type and start, and the node itself. */
 export interface Visit {
@@ -7,35 +7,43 @@ export interface Visit {
   currentNode: Node;
 }
 
-const queries = new WeakMap<Language, Map<string, Query>>();
+interface TypeSet {
+  known: string[];
+  /** Types that also name an anonymous token (`class`, `import`): matches must be checked for isNamed. */
+  ambiguous: Set<string>;
+}
+const typeSets = new WeakMap<Language, Map<string, TypeSet>>();
 
-function queryFor(language: Language, types: readonly string[]): Query {
-  let byKey = queries.get(language);
-  if (!byKey) queries.set(language, (byKey = new Map()));
+function typeSetFor(language: Language, types: readonly string[]): TypeSet {
+  let byKey = typeSets.get(language);
+  if (!byKey) typeSets.set(language, (byKey = new Map()));
   const key = types.join(" ");
-  let q = byKey.get(key);
-  if (!q) {
+  let t = byKey.get(key);
+  if (!t) {
     // Types a grammar does not have (TS-only nodes in the JS grammar) are left out.
-    const known = types.filter((t) => language.idForNodeType(t, true) !== null);
-    q = new Query(language, known.map((t) => `(${t}) @${t}`).join("\n"));
-    byKey.set(key, q);
+    const known = types.filter((x) => language.idForNodeType(x, true) !== null);
+    t = { known, ambiguous: new Set(known.filter((x) => language.idForNodeType(x, false) !== null)) };
+    byKey.set(key, t);
   }
-  return q;
+  return t;
 }
 
 /**
- * Visit, in document order (outer before inner), every node of the given types. The tree is searched
- * inside tree-sitter (one query per language, compiled once), so only the nodes an extractor cares about
- * ever cross into JavaScript: this is what keeps extraction close to parse speed.
+ * Visit, in document order (outer before inner), every named node of the given types. The tree is walked
+ * inside tree-sitter (one `descendantsOfType` call), so only the nodes an extractor cares about ever cross
+ * into JavaScript: this is what keeps extraction close to parse speed. (A tree-sitter Query would do the
+ * same but costs hundreds of milliseconds to compile per process, more than parsing a whole project.)
  * The visitor's return value is ignored (kept so extractors read like tree walkers).
  */
 export function walkTree(tree: Tree, types: readonly string[], visit: (v: Visit) => unknown): void {
-  const q = queryFor(tree.language, types);
+  const t = typeSetFor(tree.language, types);
   const v = { nodeType: "", startIndex: 0, currentNode: undefined as unknown as Node };
-  for (const cap of q.captures(tree.rootNode)) {
-    v.nodeType = cap.name;
-    v.currentNode = cap.node;
-    v.startIndex = cap.node.startIndex;
+  for (const node of tree.rootNode.descendantsOfType(t.known)) {
+    const type = node.type;
+    if (t.ambiguous.has(type) && !node.isNamed) continue;
+    v.nodeType = type;
+    v.currentNode = node;
+    v.startIndex = node.startIndex;
     visit(v);
   }
 }
