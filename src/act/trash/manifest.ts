@@ -91,5 +91,6 @@ export function listManifests(root: string): TrashManifest[] {
     .filter((n) => TXID_RE.test(n))
     .sort()
     .map((n) => readManifest(root, n))
-    .filter((m): m is TrashManifest => m !== undefined);
+    .filter((m): m is TrashManifest => m !== undefined)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.txid.localeCompare(b.txid));
 }

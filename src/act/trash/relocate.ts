@@ -34,8 +34,12 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   const dir = txDir(root, txid);
   mkdirSync(join(dir, "items"), { recursive: true });
   const items: TrashItem[] = paths.map((original, n) => {
-    const st = lstatSync(original, { throwIfNoEntry: false });
-    const size = st ? measure(original) : { type: "other" as const, bytes: 0, files: 0 };
+    let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
+    try {
+      size = measure(original);
+    } catch {
+      // Missing (or vanishing while measured): the move below records it as missing.
+    }
     return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
@@ -61,11 +65,20 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         continue;
       }
       const to = join(dir, it.stored);
-      it.method = moveAcross(it.original, to, () => {
-        it.state = "copied";
-        it.method = "copy";
-        writeManifest(root, m);
-      });
+      try {
+        it.method = moveAcross(it.original, to, () => {
+          it.state = "copied";
+          it.method = "copy";
+          writeManifest(root, m);
+        });
+      } catch (e) {
+        // Gone between the check and the move (another process took it): nothing of ours to hold.
+        if ((e as NodeJS.ErrnoException).code === "ENOENT" && !lstatSync(it.original, { throwIfNoEntry: false }) && it.state === "pending") {
+          it.state = "missing";
+          continue;
+        }
+        throw e;
+      }
       it.state = "moved";
       if (it.n % every === 0) writeManifest(root, m);
     }
