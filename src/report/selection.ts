@@ -61,3 +61,11 @@ export function formatExplain(s: Selection, query: string): { text: string; sele
   }
   return { text: lines.join("\n"), selected: true };
 }
+
+/**
+ * Write a whole answer to stdout and wait until it is written: large JSON through a pipe must not be cut
+ * off when the process exits right after.
+ */
+export async function emit(text: string): Promise<void> {
+  await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
+}

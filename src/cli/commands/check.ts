@@ -41,8 +41,9 @@ export const check: CommandSpec = {
       });
     }
     if (options.json) {
-      const { envelope, printJson } = await import("../../report/envelope.ts");
-      printJson(envelope("selection", { ...selection, cached: cached !== undefined }));
+      const { envelope } = await import("../../report/envelope.ts");
+      const { emit } = await import("../../report/selection.ts");
+      await emit(JSON.stringify(envelope("selection", { ...selection, cached: cached !== undefined }), null, 2));
     } else {
       const { formatSelection } = await import("../../report/selection.ts");
       process.stdout.write(`${formatSelection(selection, { cached: cached !== undefined })}\n`);

@@ -25,9 +25,10 @@ export const explain: CommandSpec = {
     const { formatExplain } = await import("../../report/selection.ts");
     const { text, selected } = formatExplain(selection, test);
     if (options.json) {
-      const { envelope, printJson } = await import("../../report/envelope.ts");
+      const { envelope } = await import("../../report/envelope.ts");
+      const { emit } = await import("../../report/selection.ts");
       const matches = selection.tests.filter((t) => t.id === test || t.selector === test || t.id.endsWith(test) || t.name === test);
-      printJson(envelope("explain", { test, selected, level: selection.level, tests: matches, changes: selection.changes }));
+      await emit(JSON.stringify(envelope("explain", { test, selected, level: selection.level, tests: matches, changes: selection.changes }), null, 2));
     } else process.stdout.write(`${text}\n`);
     return EXIT.OK;
   },

@@ -32,8 +32,9 @@ export const feedback: CommandSpec = {
       const { appendEvent } = await import("../../state/events.ts");
       appendEvent(root, { type: "select.feedback", function: fn, test });
       if (options.json) {
-        const { envelope, printJson } = await import("../../report/envelope.ts");
-        printJson(envelope("feedback", { function: fn, test, source: "miss_repair", edges }));
+        const { envelope } = await import("../../report/envelope.ts");
+      const { emit } = await import("../../report/selection.ts");
+        await emit(JSON.stringify(envelope("feedback", { function: fn, test, source: "miss_repair", edges }), null, 2));
       } else process.stdout.write(`recorded: ${test} now runs whenever ${fn} changes (miss_repair)\n`);
       return EXIT.OK;
     } finally {

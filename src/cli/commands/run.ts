@@ -23,8 +23,9 @@ export const run: CommandSpec = {
       stream: !options.json && !options.quiet,
     });
     if (options.json) {
-      const { envelope, printJson } = await import("../../report/envelope.ts");
-      printJson(
+      const { envelope } = await import("../../report/envelope.ts");
+      const { emit } = await import("../../report/selection.ts");
+      await emit(JSON.stringify(
         envelope(
           "test-run",
           {
@@ -43,7 +44,9 @@ export const run: CommandSpec = {
           },
           r.summary.passed,
         ),
-      );
+        null,
+        2,
+      ));
     } else {
       const { formatRun } = await import("../../report/test-run.ts");
       process.stdout.write(`${formatRun(r.summary)}\n`);
