@@ -46,16 +46,14 @@ export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> =
 
 /**
  *   RELOCATE  SHELL_DELETE
- *   rm deletes notes.txt: guard moves them to its trash first, so they can be restored
- *   undo: guard trash restore 20261201-101502-ab12cd
+ *   rm deletes notes.txt: guard moves them to its trash first, so they can be restored (undo: guard trash restore 20261201-101502-ab12cd)
  */
 export function formatShell(r: ShellCheckReport): string {
   const lines = [`${r.decision}  ${r.code}`, r.reason];
   const flagged = r.operations.filter((o) => o.decision && o.decision !== "ALLOW");
   if (flagged.length > 1) for (const o of flagged) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
   for (const c of r.compensations) {
-    if (c.done) lines.push(`undo: ${c.restore}`);
-    else lines.push(`would ${c.kind} ${c.paths.slice(0, 5).join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
+    if (!c.done) lines.push(`would ${c.kind} ${c.paths.slice(0, 5).join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
   }
   return `${lines.join("\n")}\n`;
 }
