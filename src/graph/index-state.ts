@@ -11,7 +11,7 @@ import { ensureStateDir } from "../state/paths.ts";
  * (engine reset, another machine wrote the graph, an interrupted run) the snapshot is read back from the
  * graph instead. Bump STATE_VERSION whenever an extractor's output changes, so every file is re-parsed.
  */
-export const STATE_VERSION = "graph-1";
+export const STATE_VERSION = "graph-2";
 
 export interface FileState {
   sha: string;
@@ -21,15 +21,22 @@ export interface FileState {
   extract: FileExtract;
 }
 
+/** What one file contributed to the graph last time: node and edge ids with their property hashes. */
+export interface FileRecordState {
+  nodes: [string, string][];
+  edges: [string, string][];
+}
+
 export interface IndexState {
   version: string;
   graph: string;
   token: string;
   indexedAt: number;
   head: string | null;
+  /** Hash of the resolution config files (tsconfig*.json, go.mod, package.json). */
+  configHash: string;
   files: Record<string, FileState>;
-  nodes: [string, string][];
-  edges: [string, string][];
+  records: Record<string, FileRecordState>;
 }
 
 const dirFor = (root: string) => join(root, ".guard", "index");

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { INDEXED_LANGUAGES, extractSource } from "../code/extract/index.ts";
 import type { FileExtract } from "../code/extract/types.ts";
 import { languageForPath, type LanguageId } from "../code/parser.ts";
-import { link, type IndexedFile } from "../code/resolve/link.ts";
+import { link, signature, type IndexedFile } from "../code/resolve/link.ts";
 import type { RepoView } from "../code/resolve/repo-view.ts";
 import { headSha } from "../repo/git.ts";
 import { blobSha, decodeSource, listFiles, looksBinary, type SkippedFile } from "../repo/files.ts";
 import type { Graph } from "./client.ts";
 import { diffGraph, snapshotOf, type GraphSnapshot } from "./diff.ts";
-import { STATE_VERSION, readIndexState, withIndexLock, writeIndexState, type FileState, type IndexState } from "./index-state.ts";
+import { STATE_VERSION, readIndexState, withIndexLock, writeIndexState, type FileRecordState, type FileState, type IndexState } from "./index-state.ts";
 import { applyDiff, ensureIndexes, readMeta, readSnapshot, writeMeta } from "./load.ts";
 import { MODULE_QUALNAME, type StaticEdge } from "./schema.ts";
 
@@ -91,6 +91,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   const failures: IndexProblem[] = [];
   const warnings: IndexProblem[] = [];
   let parsed = 0;
+  const reparsed: string[] = [];
   let lines = 0;
   let parseMs = 0;
   const total = listing.files.length;
@@ -130,6 +131,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
           extract = emptyExtract(f.path, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
         }
         parsed++;
+        reparsed.push(f.path);
       }
       parseMs += performance.now() - tp;
     }
@@ -153,17 +155,37 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
       }
     },
   };
-  const { nodes, edges } = link(files, repo);
+  // Fast path: the graph is in sync, no file came or went, no resolution config changed, and every
+  // re-parsed file kept its signature (names, imports, exports): then only those files' own records can
+  // change, and everything else is taken from the previous run as it was.
+  const configHash = hashConfig(listing.all, repo);
+  const samePaths = prevState !== undefined && Object.keys(prevState.files).length === files.size && [...files.keys()].every((p) => prevState.files[p] !== undefined);
+  const fast =
+    inSync &&
+    samePaths &&
+    prevState!.configHash === configHash &&
+    reparsed.every((p) => prevState!.files[p] !== undefined && signature(prevState!.files[p]!.extract) === signature(files.get(p)!.extract));
+  const linked = link(files, repo, fast ? new Set(reparsed) : undefined);
   phase("link");
-  const next = snapshotOf(nodes, edges);
-
-  let prev: GraphSnapshot;
-  if (inSync) prev = { nodes: new Map(prevState!.nodes), edges: new Map(prevState!.edges) };
-  else {
-    await ensureIndexes(graph);
-    prev = await readSnapshot(graph);
+  const records: Record<string, FileRecordState> = fast ? { ...prevState!.records } : {};
+  for (const [p, r] of linked.byFile) {
+    const snap = snapshotOf(r.nodes, r.edges);
+    records[p] = { nodes: [...snap.nodes], edges: [...snap.edges] };
   }
-  const diff = diffGraph(prev, nodes, edges, next);
+  let prev: GraphSnapshot;
+  let next: GraphSnapshot;
+  if (fast) {
+    prev = snapshotOfFiles(prevState!.records, reparsed);
+    next = snapshotOfFiles(records, reparsed);
+  } else {
+    next = snapshotOfFiles(records, Object.keys(records));
+    if (inSync) prev = snapshotOfFiles(prevState!.records, Object.keys(prevState!.records));
+    else {
+      await ensureIndexes(graph);
+      prev = await readSnapshot(graph);
+    }
+  }
+  const diff = diffGraph(prev, linked.nodes, linked.edges, next);
   phase("diff");
   const changed = diff.createNodes.length + diff.updateNodes.length + diff.deleteNodes.length + diff.createEdges.length + diff.updateEdges.length + diff.deleteEdges.length;
   const indexedAt = Date.now();
@@ -175,22 +197,23 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   }
   phase("write");
   const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
-  const state: IndexState = {
-    version: STATE_VERSION,
-    graph: graph.name,
-    token,
-    indexedAt,
-    head,
-    files: fileStates,
-    nodes: [...next.nodes],
-    edges: [...next.edges],
-  };
+  const state: IndexState = { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, files: fileStates, records };
   writeIndexState(root, state);
   phase("save");
 
   const edgesByType: Record<StaticEdge, number> = { DEFINED_IN: 0, CALLS: 0, IMPORTS: 0, IMPLEMENTED_BY: 0 };
-  for (const e of edges) edgesByType[e.type]++;
-  const count = (label: string, pred: (n: (typeof nodes)[number]) => boolean = () => true) => nodes.filter((n) => n.label === label && pred(n)).length;
+  const labels: Record<string, number> = {};
+  let edgeCount = 0;
+  for (const r of Object.values(records)) {
+    for (const [id] of r.nodes) {
+      const l = id.slice(0, id.indexOf("\u0000"));
+      labels[l] = (labels[l] ?? 0) + 1;
+    }
+    for (const [id] of r.edges) {
+      edgesByType[id.slice(0, id.indexOf("\u0000")) as StaticEdge]++;
+      edgeCount++;
+    }
+  }
   return {
     root,
     graph: graph.name,
@@ -200,10 +223,11 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     parsed,
     removed,
     lines,
-    functions: count("Function", (n) => n.props.qualname !== MODULE_QUALNAME),
-    classes: count("Class"),
-    tests: count("Test"),
-    edges: edges.length,
+    // Every file has one <module> node besides its functions.
+    functions: (labels.Function ?? 0) - (labels.File ?? 0),
+    classes: labels.Class ?? 0,
+    tests: labels.Test ?? 0,
+    edges: edgeCount,
     edgesByType,
     skipped,
     failures,
@@ -220,6 +244,23 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     parseSeconds: parseMs / 1000,
     phases,
   };
+}
+
+function snapshotOfFiles(records: Record<string, FileRecordState>, paths: readonly string[]): GraphSnapshot {
+  const s: GraphSnapshot = { nodes: new Map(), edges: new Map() };
+  for (const p of paths) {
+    const r = records[p];
+    if (!r) continue;
+    for (const [k, v] of r.nodes) s.nodes.set(k, v);
+    for (const [k, v] of r.edges) s.edges.set(k, v);
+  }
+  return s;
+}
+
+function hashConfig(all: ReadonlySet<string>, repo: RepoView): string {
+  const parts: string[] = [];
+  for (const p of [...all].filter((x) => CONFIG_FILE.test(x)).sort()) parts.push(p, repo.read(p) ?? "");
+  return Bun.hash(parts.join("\u0000")).toString(36);
 }
 
 function emptyExtract(path: string, lang: LanguageId, text: string, problem: string): FileExtract {

@@ -51,6 +51,16 @@ describe("incremental indexing", () => {
     expect(changes(before.edges, after.edges)).toEqual(NONE);
   });
 
+  test("a new call in a body adds exactly that edge", async () => {
+    const { repo, graph, before } = await indexed();
+    const path = join(repo, "src/shop/plugins.py");
+    writeFileSync(path, readFileSync(path, "utf8").replace("return load(name)", "return load(name) or Lazy.__getattr__(self, name)"));
+    await indexRepository(repo, graph);
+    const after = await snapshot(graph);
+    expect(changes(before.nodes, after.nodes).changed).toEqual(["File src/shop/plugins.py", "Function src/shop/plugins.py::Lazy.__getattr__"]);
+    expect(changes(before.edges, after.edges)).toEqual({ added: ["CALLS src/shop/plugins.py::Lazy.__getattr__ -> src/shop/plugins.py::Lazy.__getattr__"], removed: [], changed: [] });
+  });
+
   test("a module-level edit changes the file's <module> node only", async () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/cart.py");

@@ -21,9 +21,32 @@ export interface IndexedFile {
   bytes: number;
 }
 
+export interface FileRecords {
+  nodes: NodeRecord[];
+  /** The file's outgoing edges (DEFINED_IN, IMPORTS, IMPLEMENTED_BY, CALLS made by its functions). */
+  edges: EdgeRecord[];
+}
+
 export interface LinkedGraph {
   nodes: NodeRecord[];
   edges: EdgeRecord[];
+  /** The same records grouped by the file they come from. */
+  byFile: Map<string, FileRecords>;
+}
+
+/**
+ * What other files' resolution can see of a file: its names, scopes, imports and exports, not its bodies,
+ * lines or calls. When a re-parsed file keeps its signature, no other file's records can change.
+ */
+export function signature(x: FileExtract): string {
+  return JSON.stringify([
+    x.lang,
+    x.pkg ?? null,
+    x.defs.map((d) => [d.qualname, d.name, d.kind, d.cls ?? null, d.parent ?? null]),
+    x.classes.map((c) => [c.qualname, c.bases]),
+    x.imports.map((i) => [i.spec, i.level, i.names, i.namespace ?? null, i.star ?? false, i.reexport ?? false]),
+    x.exports,
+  ]);
 }
 
 type Family = "python" | "js" | "go" | "rust" | "java";
@@ -74,7 +97,7 @@ interface FileScope {
  * repository files, IMPLEMENTED_BY, and CALLS resolved statically (see schema.ts CONFIDENCE for the kinds).
  * Pure and deterministic: the same extracts give the same records in the same order.
  */
-export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView): LinkedGraph {
+export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, emitOnly?: ReadonlySet<string>): LinkedGraph {
   const paths = [...files.keys()].sort();
   const py = new PythonModules(paths.filter((p) => files.get(p)!.extract.lang === "python"), repo);
   const js = new JsModules(repo);
@@ -295,8 +318,9 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView): L
     }
   }
 
-  const nodes: NodeRecord[] = [];
-  const edges = new Map<string, EdgeRecord>();
+  let nodes: NodeRecord[] = [];
+  let edges = new Map<string, EdgeRecord>();
+  const byFile = new Map<string, FileRecords>();
   const addEdge = (e: EdgeRecord) => {
     const id = edgeId(e);
     const prev = edges.get(id);
@@ -335,6 +359,9 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView): L
   };
 
   for (const p of paths) {
+    if (emitOnly && !emitOnly.has(p)) continue;
+    nodes = [];
+    edges = new Map();
     const f = files.get(p)!;
     const s = scopes.get(p)!;
     const x = s.x;
@@ -491,7 +518,13 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView): L
         }
       }
     }
+    byFile.set(p, { nodes, edges: [...edges.values()] });
   }
 
-  return { nodes, edges: [...edges.values()] };
+  const all: LinkedGraph = { nodes: [], edges: [], byFile };
+  for (const r of byFile.values()) {
+    for (const n of r.nodes) all.nodes.push(n);
+    for (const e of r.edges) all.edges.push(e);
+  }
+  return all;
 }
