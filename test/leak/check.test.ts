@@ -20,7 +20,7 @@ describe("channels", () => {
     };
     expect(CHANNELS.map((c) => c.id).sort()).toEqual(Object.keys(expected).sort());
     for (const c of CHANNELS) {
-      expect(checkLeak(PAYLOAD, c.id).decision).toBe(expected[c.id]!);
+      expect(checkLeak(PAYLOAD, c.id).decision as string).toBe(expected[c.id]!);
       expect(c.rewritable).toBe(expected[c.id] === "SANITIZE");
     }
   });
