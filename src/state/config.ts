@@ -35,6 +35,26 @@ const WhySchema = strict({
   criticalPaths: v.optional(v.array(str("glob"), "expected array of strings")),
 });
 
+/** The `gate` section: `guard pre` / `guard post` (src/decide/gate). */
+const GateSchema = strict({
+  graph: v.optional(v.picklist(["always", "never"], "expected always or never")),
+  requireApproval: v.optional(v.boolean("expected true or false")),
+  build: v.optional(v.union([v.array(str(), "expected an array of strings"), v.literal(false)], "expected a command as an array of strings, or false")),
+  tests: v.optional(v.boolean("expected true or false")),
+  timeoutSeconds: v.optional(positiveInt("whole number of seconds")),
+  llm: v.optional(
+    strict({
+      provider: v.picklist(["openai", "anthropic", "command"], "expected openai, anthropic or command"),
+      url: v.optional(str("http(s) URL")),
+      model: v.optional(str()),
+      apiKeyEnv: v.optional(v.pipe(str("environment variable name"), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"))),
+      command: v.optional(v.array(str(), "expected an array of strings")),
+      timeoutSeconds: v.optional(positiveInt("whole number of seconds")),
+      maxPartBytes: v.optional(positiveInt("whole number of bytes")),
+    }),
+  ),
+});
+
 /** The whole configuration, every key optional; defaults live in DEFAULTS below. */
 export const ConfigSchema = strict({
   $schema: v.optional(str()),
@@ -69,11 +89,13 @@ export const ConfigSchema = strict({
     }),
   ),
   why: v.optional(WhySchema),
+  gate: v.optional(GateSchema),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
 
 export const DEFAULTS = {
+  gate: { graph: "always" as "always" | "never", requireApproval: false, tests: true, timeoutSeconds: 600, llm: { timeoutSeconds: 120, maxPartBytes: 60_000 } },
   engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, dockerImage: "falkordb/falkordb:latest" },
   select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0 },
   trash: { maxAgeDays: 14, maxBytes: 2 * 1024 ** 3 },

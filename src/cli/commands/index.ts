@@ -1,6 +1,7 @@
 import type { CommandSpec } from "../command.ts";
 import { agentEvent } from "./agent-event.ts";
 import { check } from "./check.ts";
+import { config } from "./config.ts";
 import { coveringTests } from "./covering-tests.ts";
 import { demo } from "./demo.ts";
 import { doctor } from "./doctor.ts";
@@ -13,6 +14,8 @@ import { hook } from "./hook.ts";
 import { init } from "./init.ts";
 import { leak } from "./leak.ts";
 import { parse } from "./parse.ts";
+import { post } from "./post.ts";
+import { pre } from "./pre.ts";
 import { precommit } from "./precommit.ts";
 import { rm } from "./rm.ts";
 import { run } from "./run.ts";
@@ -23,4 +26,4 @@ import { trash } from "./trash.ts";
 import { why } from "./why.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [agentEvent, check, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, leak, parse, precommit, rm, run, shell, snapshot, stats, trash, why];
+export const COMMANDS: CommandSpec[] = [agentEvent, check, config, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, leak, parse, post, pre, precommit, rm, run, shell, snapshot, stats, trash, why];
