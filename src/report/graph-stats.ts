@@ -5,6 +5,8 @@ import { envelope, type Envelope } from "./envelope.ts";
 /** `guard stats`: the graph part. Other pillars add sections (selection history) beside `graph`. */
 export interface StatsReport {
   graph: GraphStats & { name: string; staleness: Staleness };
+  /** Test-selection history from the audit log (src/decide/select/history.ts). */
+  selection?: import("../decide/select/history.ts").SelectionHistory;
 }
 
 export const statsEnvelope = (r: StatsReport): Envelope<StatsReport> => envelope("stats", r);

@@ -6,17 +6,15 @@ export const demo: CommandSpec = {
   name: "demo",
   summary: "Show guard at work on a sample repository built on the spot",
   options: [
-    { flags: "--scenario <name>", description: "which demo: why | why-weak" },
+    { flags: "--scenario <name>", description: "which demo: select (default) | why | why-weak" },
     { flags: "--dir <dir>", description: "build the sample repository here (an empty or new folder) instead of a temp folder" },
     { flags: "--json", description: "print the result as JSON" },
   ],
-  examples: ["guard demo --scenario why", "guard demo --scenario why-weak --dir /tmp/why-weak"],
+  examples: ["guard demo", "guard demo --scenario why", "guard demo --scenario why-weak --dir /tmp/why-weak"],
   async action(_args, options) {
     const { SCENARIOS, scenarioNamed } = await import("../demo/registry.ts");
     const names = SCENARIOS.map((s) => s.name).join(", ");
-    if (typeof options.scenario !== "string")
-      throw new GuardError("scenario default not built yet", "the default demo comes with test selection", `pick one with --scenario (${names})`, EXIT.USAGE, "E_USAGE");
-    const scenario = scenarioNamed(options.scenario);
+    const scenario = scenarioNamed(typeof options.scenario === "string" ? options.scenario : "select");
     if (!scenario) throw new GuardError(`scenario ${options.scenario} not built yet`, undefined, `known scenarios: ${names}`, EXIT.USAGE, "E_USAGE");
     const { existsSync, mkdtempSync, readdirSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

@@ -18,9 +18,10 @@ export const stats: CommandSpec = {
     try {
       const g = await graphStats(graph);
       const staleness = await stalenessVsHead(root, graph, g.meta?.head ?? null);
-      const report = { graph: { name: graph.name, ...g, staleness } };
+      const { selectionHistory } = await import("../../decide/select/history.ts");
+      const report = { graph: { name: graph.name, ...g, staleness }, selection: selectionHistory(root) };
       if (options.json) printJson(statsEnvelope(report));
-      else process.stdout.write(formatStats(report));
+      else process.stdout.write(formatStats(report) + (await import("../../report/selection-stats.ts")).formatSelectionHistory(report.selection));
       return EXIT.OK;
     } finally {
       await graph.close();

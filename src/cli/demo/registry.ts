@@ -19,6 +19,11 @@ export interface Scenario {
 
 export const SCENARIOS: Scenario[] = [
   {
+    name: "select",
+    summary: "an agent edits a shared helper: a same-file heuristic misses the break, guard runs the tests that execute it",
+    run: async (dir) => (await import("./select.ts")).runSelectDemo(dir),
+  },
+  {
     name: "why",
     summary: "an agent removes a payment idempotency guard a human decision protects: the commit is blocked",
     run: async (dir) => (await import("./why.ts")).runWhyDemo(dir, "block"),

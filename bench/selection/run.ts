@@ -1,0 +1,164 @@
+/**
+ * The test-selection benchmark (see the project's benchmarks document):
+ *
+ *   bun bench/selection/run.ts --project flask [--split dev|test|all] [--limit N] [--mutants file.json] [--generate]
+ *
+ * Fetches the project into bench/.work/, indexes it and records evidence with guard, runs the unmutated
+ * suite 3× (durations, flaky tests), then for each mutant: the full suite (ground truth, cached by mutant
+ * id), the selections of run-all / same-file / import-graph / file-coverage / guard, and guard end to end
+ * (`guard check` as a process plus the selected tests through the runner). Writes
+ * bench/.work/<project>/results-<split>.json; `--report` renders bench/results/selection.md from them.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { executePlan } from "../../src/act/runners/index.ts";
+import { pytest } from "../../src/act/runners/pytest.ts";
+import { openGraph } from "../../src/graph/open.ts";
+import { gitRaw } from "../../src/repo/git.ts";
+import { generate, type Mutant, type MutantFile } from "./mutate.ts";
+import { prepare } from "./prepare.ts";
+import { PROJECTS, writeJson } from "./projects.ts";
+import { loadTables, STRATEGIES } from "./strategies.ts";
+import { applyEdits, fullSuite, mutantTruth, type SuiteRun } from "./truth.ts";
+import { median } from "./stats.ts";
+
+const BENCH = import.meta.dir;
+const WORK = join(BENCH, "..", ".work");
+const GUARD_MAIN = join(BENCH, "..", "..", "src", "cli", "main.ts");
+export const SEED = 20260101;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+export interface MutantResult {
+  id: string;
+  split: string;
+  scope: string;
+  operator: string;
+  files: string[];
+  killers: string[];
+  fullWallMs: number;
+  strategies: Record<string, { selected: number; caught: boolean; missed: number; testMs: number }>;
+  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; checkWallMs: number; runWallMs: number; runFailed: number };
+}
+
+async function main() {
+  const name = arg("project") ?? "flask";
+  const project = PROJECTS[name];
+  if (!project) throw new Error(`unknown project ${name}; known: ${Object.keys(PROJECTS).join(", ")}`);
+  const split = arg("split") ?? "dev";
+  const limit = Number(arg("limit") ?? "100000");
+  mkdirSync(WORK, { recursive: true });
+  project.fetch(WORK);
+  const root = project.root(WORK);
+  const dir = join(WORK, name);
+  const tmp = mkdtempSync(join(tmpdir(), "guard-bench-"));
+
+  if (!existsSync(join(dir, "prepared.json"))) writeJson(join(dir, "prepared.json"), await prepare(root));
+
+  const mutantPath = arg("mutants") ?? join(BENCH, "mutants", `${name}.json`);
+  if (!existsSync(mutantPath)) {
+    if (!process.argv.includes("--generate")) throw new Error(`no mutant file ${mutantPath}; pass --generate to create it from seed ${SEED}`);
+    const files = gitRaw(["ls-files", ...project.sources], root).stdout.split("\n").filter(Boolean);
+    const all = await generate(root, files, SEED, 400, 40);
+    const file: MutantFile = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note: "frozen before any tuning; dev for tuning, test evaluated once", dev: [], test: [] };
+    for (const m of all) (parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(m);
+    writeJson(mutantPath, file);
+  }
+  const mf = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFile;
+  const mutants: { m: Mutant; split: string }[] = [
+    ...(split === "dev" || split === "all" ? mf.dev.map((m) => ({ m, split: "dev" })) : []),
+    ...(split === "test" || split === "all" ? mf.test.map((m) => ({ m, split: "test" })) : []),
+    ...(split === "external" ? [...mf.dev, ...mf.test].map((m) => ({ m, split: "external" })) : []),
+  ].slice(0, limit);
+
+  // Baseline: 3 unmutated runs.
+  const basePath = join(dir, "baseline.json");
+  let baseline: SuiteRun[];
+  if (existsSync(basePath)) baseline = JSON.parse(readFileSync(basePath, "utf8"));
+  else {
+    baseline = [];
+    for (let i = 0; i < 3; i++) baseline.push(await fullSuite(root, tmp));
+    writeJson(basePath, baseline);
+  }
+  const flaky = new Set(baseline.flatMap((b) => b.failed));
+  const durations: Record<string, number> = {};
+  for (const id of Object.keys(baseline[0]!.durations)) durations[id] = median(baseline.map((b) => b.durations[id] ?? 0));
+  const fullMs = Object.values(durations).reduce((a, b) => a + b, 0);
+  const fullWall = median(baseline.map((b) => b.wallMs));
+
+  const graph = await openGraph(root);
+  const tables = await loadTables(graph);
+  await graph.close();
+  const testMs = (ids: Iterable<string>) => {
+    let s = 0;
+    for (const id of ids) s += durations[id] ?? 0;
+    return s;
+  };
+
+  // Start-up bound: guard's answer on an unchanged tree plus the runner with nothing to run.
+  const startup: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    Bun.spawnSync([process.execPath, GUARD_MAIN, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    const [plan] = pytest.plan(root, [{ id: "none", file: "tests/test_config.py", framework: "pytest", selector: "tests/test_config.py::guard_no_such_test" }], tmp);
+    await executePlan(plan!, {});
+    startup.push(performance.now() - t);
+  }
+
+  const results: MutantResult[] = [];
+  const truthDir = join(dir, "truth");
+  let n = 0;
+  for (const { m, split: sp } of mutants) {
+    n++;
+    const truth = await mutantTruth(root, truthDir, tmp, m);
+    const killers = truth.failed.filter((t) => !flaky.has(t));
+    const files = [...new Set(m.edits.map((e) => e.file))];
+    const strategies: MutantResult["strategies"] = {};
+    for (const [sname, fn] of Object.entries(STRATEGIES)) {
+      const sel = fn(files, tables);
+      strategies[sname] = { selected: sel.size, caught: killers.some((k) => sel.has(k)), missed: killers.filter((k) => !sel.has(k)).length, testMs: testMs(sel) };
+    }
+    let guard: MutantResult["guard"] = { level: "skipped", runAll: true, overrides: [], checkWallMs: 0, runWallMs: 0, runFailed: 0 };
+    if (killers.length > 0) {
+      applyEdits(root, m.edits);
+      try {
+        const t = performance.now();
+        const p = Bun.spawnSync([process.execPath, GUARD_MAIN, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+        const checkWallMs = performance.now() - t;
+        let sel;
+        try {
+          sel = JSON.parse(p.stdout.toString()).data;
+        } catch {
+          throw new Error(`guard check gave no JSON on mutant ${m.id} (exit ${p.exitCode}): ${p.stderr.toString().slice(0, 300)}`);
+        }
+        const ids = new Set<string>(sel.tests.map((x: { id: string }) => x.id));
+        let runWallMs = fullWall;
+        let runFailed = killers.length;
+        if (!sel.runAll) {
+          const plans = pytest.plan(root, sel.tests, tmp);
+          const r = await executePlan(plans[0]!, {});
+          runWallMs = r.durationMs;
+          runFailed = r.results.filter((x) => x.outcome === "failed" && !flaky.has(x.id)).length;
+        }
+        strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
+        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], checkWallMs, runWallMs, runFailed };
+      } finally {
+        applyEdits(root, m.edits, true);
+      }
+    }
+    results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, strategies, guard });
+    if (n % 10 === 0 || n === mutants.length) {
+      const k = results.filter((r) => r.killers.length > 0);
+      const esc = k.filter((r) => !r.strategies.guard?.caught).length;
+      console.error(`${n}/${mutants.length}: ${k.length} killable, guard escapes ${esc}`);
+      writeJson(join(dir, `results-${split}.json`), { project: name, split, seed: mf.seed, mutantFile: mutantPath, flaky: [...flaky], fullMs, fullWall, startupMs: median(startup), tests: tables.tests.length, results });
+    }
+  }
+  process.exit(0);
+}
+
+if (import.meta.main) await main();
