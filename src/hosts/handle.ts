@@ -1,5 +1,8 @@
 import * as v from "valibot";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { combine } from "../decide/decision.ts";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
 import { findRepoRoot as findRoot } from "../repo/git.ts";
@@ -93,11 +96,19 @@ async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
   switch (ev.event) {
     case "pre-shell":
       return checkShell(ev.command ?? "", { cwd: ev.cwd, root });
-    case "pre-edit":
-      return checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
+    case "pre-edit": {
+      const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
+      if (base.decision !== "ALLOW" || !taskOpen(root)) return base;
+      const { preEditScopeCheck } = await import("../decide/gate/host.ts");
+      const scoped = combine((ev.filePaths ?? []).map((p) => preEditScopeCheck(root, ev.sessionId, resolve(ev.cwd, p))));
+      return scoped.decision === "ALLOW" ? base : scoped;
+    }
     case "stop": {
       if (!findRepoRoot(ev.cwd)) return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not a git repository; no stop gate` };
       try {
+        // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
+        const gate = taskOpen(root) ? await (await import("../decide/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
+        if (gate) return gate;
         return stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
       } catch (e) {
         const why = describeError(e);
@@ -108,6 +119,8 @@ async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
   }
 }
+
+const taskOpen = (root: string) => existsSync(join(root, ".guard", "session.json"));
 
 function malformed(ev: HookEvent, why: string): HookVerdict {
   if (BLOCKING_EVENTS.includes(ev.event)) return { decision: "BLOCK", code: "HOOK_BAD_PAYLOAD", reason: `${why}; blocked because guard cannot tell what would run` };
@@ -138,6 +151,7 @@ function finish(started: number, ev: HookEvent, verdict: HookVerdict, answer: Ho
       event: ev.event,
       session: ev.sessionId ?? null,
       tool: ev.tool,
+      ...(ev.filePaths?.length ? { files: ev.filePaths.map((p) => resolve(ev.cwd, p)) } : {}),
       decision: verdict.decision,
       code: verdict.code,
       reason: verdict.reason.split("\n")[0],

@@ -31,6 +31,15 @@ export async function runPrecommit(o: PrecommitOptions): Promise<number> {
     if (o.json) printJson(envelope("precommit", { outcome: "nothing-staged" }));
     return EXIT.OK;
   }
+  // The task gate: while a task is open (guard pre), only a change guard post approved and signed passes.
+  const { verifyStagedApproval } = await import("../act/approval/index.ts");
+  const approval = verifyStagedApproval(root);
+  if (approval.required) {
+    log(approval.ok ? "approved" : "refused", { code: approval.code });
+    if (o.json) printJson(envelope("precommit", { outcome: approval.ok ? "approved" : "refused", code: approval.code, reason: approval.reason }, approval.ok));
+    else process.stderr.write(approval.ok ? `guard: ${approval.reason}\n` : `guard: commit refused: ${approval.reason}\n(GUARD_SKIP=1 skips this gate; the skip is logged)\n`);
+    return approval.ok ? EXIT.OK : EXIT.BLOCKED;
+  }
   const unstaged = gitRaw(["diff", "--quiet"], root).code !== 0;
   const result = (o.run ?? runSuite)(root);
   const note = unstaged ? "note: the suite ran on the working tree, which also has unstaged changes" : undefined;

@@ -2,19 +2,27 @@ import type { CommandSpec } from "../command.ts";
 import { EXIT } from "../exit-codes.ts";
 
 export const run: CommandSpec = {
-  name: "run",
-  summary: "Run the tests the current change can break through the project's own runner",
+  name: "run [task]",
+  summary: "Two forms: `guard run` runs the tests the current change can break; `guard run \"<task>\" -- <command>` runs pre, the command, then post (exit by verdict)",
   options: [
     { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
     { flags: "--staged", description: "Look at the staged change instead of the working tree" },
     { flags: "--shadow", description: "Run the full suite too and report what the selection would have missed" },
     { flags: "--quiet", description: "Do not stream the runner's output" },
     { flags: "--json", description: "Print the result as JSON" },
+    { flags: "--scope <glob>", description: "Task form only: files the task may change (repeatable)" },
+    { flags: "--allow-dirty", description: "Task form only: start from a dirty tree (snapshotted)" },
   ],
-  examples: ["guard run", "guard run --shadow", "guard run --base main --json"],
-  async action(_args, options) {
+  examples: ["guard run", "guard run --shadow", "guard run --base main --json", 'guard run "fix the date parser" --scope "src/date/**" -- ./agent.sh --task fix-dates'],
+  async action(args, options) {
     const { requireRepoRoot } = await import("../../repo/git.ts");
     const root = requireRepoRoot(options.cwd ?? process.cwd());
+    // The task form (src/decide/gate/sandwich.ts) needs both a task and a command after `--`.
+    const command = Array.isArray(options["--"]) ? (options["--"] as unknown[]).map(String) : [];
+    if (args.length > 0 || command.length > 0) {
+      const { runTaskForm } = await import("../../report/gate-run.ts");
+      return runTaskForm(root, args, command, options);
+    }
     const { runSelection } = await import("../../act/runners/run-selection.ts");
     const r = await runSelection(root, {
       base: typeof options.base === "string" ? options.base : undefined,
