@@ -1,6 +1,7 @@
 import type { DoctorCheck } from "./check.ts";
 import { engineReachable, graphPresent } from "./engine-checks.ts";
+import { sharedTree } from "./gate-checks.ts";
 import { hostIntegrations, stateExcluded } from "./state-checks.ts";
 
 /** Every doctor check, in the order they are shown. Add one import and one entry per check. */
-export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, graphPresent, stateExcluded, hostIntegrations];
+export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, graphPresent, stateExcluded, hostIntegrations, sharedTree];
