@@ -20,7 +20,17 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
+/** Computed once per test process (kept in the environment, which every test file shares), so sources edited
+ * while the tests run do not send later files to another build. */
 async function sourceHash(): Promise<string> {
+  const known = process.env.GUARD_TEST_BUILD_KEY;
+  if (known) return known;
+  const key = await hashSources();
+  process.env.GUARD_TEST_BUILD_KEY = key;
+  return key;
+}
+
+async function hashSources(): Promise<string> {
   const h = createHash("sha256");
   h.update(await bunVersion());
   const inputs = [
@@ -45,8 +55,9 @@ async function cached<T>(part: string, build: (tmp: string) => Promise<void>, re
   const dir = join(CACHE, key, part);
   if (existsSync(join(dir, "complete"))) return result(dir);
   mkdirSync(join(CACHE, key), { recursive: true });
-  // Earlier source states are of no more use and each one is ~1 GB.
-  for (const old of readdirSync(CACHE)) if (old !== key) rmSync(join(CACHE, old), { recursive: true, force: true });
+  // Earlier source states are of no more use and each one is ~1 GB; leave recent ones to a concurrent run.
+  for (const old of readdirSync(CACHE))
+    if (old !== key && Date.now() - statSync(join(CACHE, old)).mtimeMs > 30 * 60_000) rmSync(join(CACHE, old), { recursive: true, force: true });
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   await build(tmp);
