@@ -30,10 +30,16 @@ fi
 
 if [[ $dev == 1 ]]; then
   if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
-    if ! command -v qemu-aarch64-static >/dev/null; then
-      say "apt: qemu-user-static (runs the linux-arm64 binary in the release smoke test)"
+    # qemu-user-static + the arm64 C library run the linux-arm64 binary in the release smoke test;
+    # zip/unzip make and list the windows archive; curl fetches in the installer test.
+    need=()
+    command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+    [[ -d /usr/aarch64-linux-gnu/lib ]] || need+=(libc6-arm64-cross)
+    for tool in zip unzip curl; do command -v $tool >/dev/null || need+=($tool); done
+    if (( ${#need[@]} )); then
+      say "apt: ${need[*]}"
       apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     fi
   fi
   say "Python test runners (pip: pytest, coverage, pytest-xdist)"
