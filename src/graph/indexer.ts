@@ -155,17 +155,14 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
       }
     },
   };
-  // Fast path: the graph is in sync, no file came or went, no resolution config changed, and every
-  // re-parsed file kept its signature (names, imports, exports): then only those files' own records can
-  // change, and everything else is taken from the previous run as it was.
+  // Partial relink: when the graph is in sync, no file came or went and no resolution config changed, only
+  // the files whose records can have changed are linked again (affectedFiles); the rest is taken from the
+  // previous run as it was.
   const configHash = hashConfig(listing.all, repo);
   const samePaths = prevState !== undefined && Object.keys(prevState.files).length === files.size && [...files.keys()].every((p) => prevState.files[p] !== undefined);
-  const fast =
-    inSync &&
-    samePaths &&
-    prevState!.configHash === configHash &&
-    reparsed.every((p) => prevState!.files[p] !== undefined && signature(prevState!.files[p]!.extract) === signature(files.get(p)!.extract));
-  const linked = link(files, repo, fast ? new Set(reparsed) : undefined);
+  const fast = inSync && samePaths && prevState!.configHash === configHash;
+  const affected = fast ? affectedFiles(reparsed, prevState!, files) : undefined;
+  const linked = link(files, repo, affected);
   phase("link");
   const records: Record<string, FileRecordState> = fast ? { ...prevState!.records } : {};
   for (const [p, r] of linked.byFile) {
@@ -174,9 +171,9 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   }
   let prev: GraphSnapshot;
   let next: GraphSnapshot;
-  if (fast) {
-    prev = snapshotOfFiles(prevState!.records, reparsed);
-    next = snapshotOfFiles(records, reparsed);
+  if (affected) {
+    prev = snapshotOfFiles(prevState!.records, [...affected]);
+    next = snapshotOfFiles(records, [...affected]);
   } else {
     next = snapshotOfFiles(records, Object.keys(records));
     if (inSync) prev = snapshotOfFiles(prevState!.records, Object.keys(prevState!.records));
@@ -244,6 +241,50 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     parseSeconds: parseMs / 1000,
     phases,
   };
+}
+
+/**
+ * The files whose graph records can change when `reparsed` changed (same set of paths, same config):
+ * the re-parsed files themselves; when one changed its signature (names, imports, exports), also every
+ * file that imports it directly or through others (they resolve names through it), the rest of its Go
+ * package, and every file with a call site named like a definition that appeared, went or moved (by-name
+ * resolution looks across the repository).
+ */
+export function affectedFiles(reparsed: readonly string[], prev: IndexState, files: ReadonlyMap<string, IndexedFile>): Set<string> {
+  const out = new Set(reparsed);
+  const changed = reparsed.filter((p) => signature(prev.files[p]!.extract) !== signature(files.get(p)!.extract));
+  if (changed.length === 0) return out;
+  const importers = new Map<string, string[]>();
+  for (const [p, r] of Object.entries(prev.records))
+    for (const [id] of r.edges) {
+      if (!id.startsWith("IMPORTS\u0000")) continue;
+      const target = id.slice(id.lastIndexOf("\u0000") + 1);
+      (importers.get(target) ?? importers.set(target, []).get(target)!).push(p);
+    }
+  const frontier = [...changed];
+  const dirOfPath = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+  const goDirs = new Set(changed.filter((p) => p.endsWith(".go")).map(dirOfPath));
+  if (goDirs.size > 0) for (const p of files.keys()) if (p.endsWith(".go") && goDirs.has(dirOfPath(p))) frontier.push(p);
+  const names = new Set<string>();
+  for (const p of changed) {
+    const key = (x: FileExtract) => new Set([...x.defs.map((d) => `${d.qualname}\u0000${d.name}\u0000${d.kind}`), ...x.classes.map((c) => `${c.qualname}\u0000${c.name}\u0000class`)]);
+    const a = key(prev.files[p]!.extract);
+    const b = key(files.get(p)!.extract);
+    for (const k of a) if (!b.has(k)) names.add(k.split("\u0000")[1]!);
+    for (const k of b) if (!a.has(k)) names.add(k.split("\u0000")[1]!);
+  }
+  while (frontier.length > 0) {
+    const p = frontier.pop()!;
+    if (!out.has(p)) out.add(p);
+    for (const q of importers.get(p) ?? []) if (!out.has(q)) (out.add(q), frontier.push(q));
+  }
+  if (names.size > 0)
+    for (const [p, f] of files) {
+      if (out.has(p)) continue;
+      const x = f.extract;
+      if (x.calls.some((c) => names.has(c.name)) || x.classes.some((c) => c.bases.some((b) => names.has(b.slice(b.lastIndexOf(".") + 1))))) out.add(p);
+    }
+  return out;
 }
 
 function snapshotOfFiles(records: Record<string, FileRecordState>, paths: readonly string[]): GraphSnapshot {

@@ -32,6 +32,15 @@ function changes(a: Keyed, b: Keyed) {
 const NONE = { added: [], removed: [], changed: [] };
 const ZERO = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
 
+/** An incremental result must equal a full index of the same tree into a fresh graph. */
+async function expectSameAsFull(repo: string, graph: Graph) {
+  const fresh = engine.graph();
+  await indexRepository(repo, fresh, { full: true });
+  const [a, b] = [await dumpGraph(graph, { hashes: true }), await dumpGraph(fresh, { hashes: true })];
+  expect(a.nodes).toEqual(b.nodes);
+  expect(a.edges).toEqual(b.edges);
+}
+
 async function indexed() {
   const repo = buildFixture("python");
   const graph = engine.graph();
@@ -49,6 +58,7 @@ describe("incremental indexing", () => {
     const after = await snapshot(graph);
     expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/util.py", "Function src/shop/util.py::clamp"] });
     expect(changes(before.edges, after.edges)).toEqual(NONE);
+    await expectSameAsFull(repo, graph);
   });
 
   test("a new call in a body adds exactly that edge", async () => {
@@ -59,6 +69,17 @@ describe("incremental indexing", () => {
     const after = await snapshot(graph);
     expect(changes(before.nodes, after.nodes).changed).toEqual(["File src/shop/plugins.py", "Function src/shop/plugins.py::Lazy.__getattr__"]);
     expect(changes(before.edges, after.edges)).toEqual({ added: ["CALLS src/shop/plugins.py::Lazy.__getattr__ -> src/shop/plugins.py::Lazy.__getattr__"], removed: [], changed: [] });
+  });
+
+  test("a new method elsewhere joins the by-name candidates of calls in files that do not import it", async () => {
+    const { repo, graph, before } = await indexed();
+    const path = join(repo, "src/shop/plugins.py");
+    writeFileSync(path, `${readFileSync(path, "utf8")}\n    def total(self):\n        return 0\n`);
+    await indexRepository(repo, graph);
+    const after = await snapshot(graph);
+    const e = changes(before.edges, after.edges);
+    expect(e.added).toContain("CALLS tests/test_cart.py::TestTotals.test_total -> src/shop/plugins.py::Lazy.total");
+    await expectSameAsFull(repo, graph);
   });
 
   test("a module-level edit changes the file's <module> node only", async () => {
@@ -85,6 +106,7 @@ describe("incremental indexing", () => {
     expect(e.added.every((k) => k.includes("src/shop/loader.py"))).toBe(true);
     expect(e.removed.every((k) => k.includes("src/shop/plugins.py"))).toBe(true);
     expect(e.added).toContain("CALLS src/shop/loader.py::Lazy.__getattr__ -> src/shop/loader.py::load");
+    await expectSameAsFull(repo, graph);
   });
 
   test("deleting a file removes its nodes and every edge into or out of it", async () => {
@@ -117,6 +139,7 @@ describe("incremental indexing", () => {
     expect(e.removed).toContain("CALLS src/shop/cart.py::Cart.total -> src/shop/pricing/discount.py::apply_discount");
     expect(e.removed).toContain("CALLS tests/test_cart.py::test_discount -> src/shop/pricing/discount.py::apply_discount");
     expect(e.added).toEqual([]);
+    await expectSameAsFull(repo, graph);
   });
 
   test("indexing twice, and --full on an unchanged tree, write nothing", async () => {
