@@ -14,12 +14,13 @@ export const check: CommandSpec = {
   examples: ["guard check", "guard check --base main --json", "guard check --staged"],
   async action(_args, options) {
     // The idle-turn path: an unchanged tree answers from the cache with nothing heavy loaded.
-    const { requireRepoRoot } = await import("../../repo/git.ts");
-    const root = requireRepoRoot(options.cwd ?? process.cwd());
     const opts = changeOptions(options);
-    const { treeFingerprint } = await import("../../decide/select/fingerprint.ts");
+    const { treeFingerprint, rootAndBase } = await import("../../decide/select/fingerprint.ts");
+    const found = rootAndBase(options.cwd ?? process.cwd(), opts.base);
+    const { requireRepoRoot } = await import("../../repo/git.ts");
+    const root = found?.root ?? requireRepoRoot(options.cwd ?? process.cwd());
     const { readCache, writeCache } = await import("../../decide/select/cache.ts");
-    const fingerprint = treeFingerprint(root, opts);
+    const fingerprint = treeFingerprint(root, { ...opts, head: found?.head });
     const cached = readCache(root, fingerprint);
     let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
     if (!selection) {

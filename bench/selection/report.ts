@@ -1,0 +1,80 @@
+/**
+ * Render bench/results/selection.md from bench/.work/<project>/results-<split>.json.
+ *   bun bench/selection/report.ts [project…]
+ */
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import type { MutantResult } from "./run.ts";
+import { pct, upperBound95 } from "./stats.ts";
+
+const WORK = join(import.meta.dir, "..", ".work");
+const OUT = join(import.meta.dir, "..", "results", "selection.md");
+const ORDER = ["run-all", "same-file", "import-graph", "file-coverage", "guard"];
+
+interface ResultsFile {
+  project: string;
+  split: string;
+  seed: number;
+  flaky: string[];
+  fullMs: number;
+  fullWall: number;
+  startupMs: number;
+  tests: number;
+  results: MutantResult[];
+}
+
+function section(r: ResultsFile): string[] {
+  const all = r.results;
+  const k = all.filter((m) => m.killers.length > 0);
+  const lines: string[] = [];
+  lines.push(`### ${r.project}, ${r.split} split: ${k.length} killable of ${all.length} mutants`);
+  const byScope = (s: string) => k.filter((m) => m.scope === s).length;
+  lines.push("", `Killable by scope: ${byScope("body")} function body, ${byScope("module")} module level (constants, defaults, decorators, class attributes), ${byScope("multi")} multi-file. Unmutated suite: ${r.tests} tests in the graph, ${Math.round(r.fullMs)} ms of test time, ${(r.fullWall / 1000).toFixed(2)} s wall (median of 3); failing or flaky at baseline and excluded from kill sets: ${r.flaky.length ? r.flaky.join(", ") : "none"}.`, "");
+  lines.push("| strategy | escapes | escape rate (95% upper) | mean selection ratio | test time saved |", "|---|---|---|---|---|");
+  for (const s of ORDER) {
+    const rows = k.filter((m) => m.strategies[s]);
+    const esc = rows.filter((m) => !m.strategies[s]!.caught).length;
+    const ratio = rows.reduce((a, m) => a + m.strategies[s]!.selected / r.tests, 0) / Math.max(1, rows.length);
+    const saved = 1 - rows.reduce((a, m) => a + m.strategies[s]!.testMs, 0) / Math.max(1, rows.length * r.fullMs);
+    lines.push(`| ${s} | ${esc} / ${rows.length} | ${pct(esc / Math.max(1, rows.length))} (≤ ${pct(upperBound95(esc, rows.length))}) | ${pct(ratio)} | ${pct(saved)} |`);
+  }
+  const g = k.filter((m) => m.guard.level !== "skipped");
+  const fallbacks = g.filter((m) => m.guard.runAll);
+  const sel = g.filter((m) => !m.guard.runAll);
+  const savedSel = 1 - sel.reduce((a, m) => a + m.strategies.guard!.testMs, 0) / Math.max(1, sel.length * r.fullMs);
+  const timed = g.filter((m) => m.guard.runWallMs >= 0);
+  const e2eGuard = timed.reduce((a, m) => a + m.guard.checkWallMs + m.guard.runWallMs, 0);
+  const e2eFull = timed.reduce((a, m) => a + m.fullWallMs, 0);
+  const reasons = new Map<string, number>();
+  for (const m of fallbacks) for (const o of m.guard.overrides.filter((x) => x !== "failed-last-run")) reasons.set(o, (reasons.get(o) ?? 0) + 1);
+  const checkMed = [...g.map((m) => m.guard.checkWallMs)].sort((a, b) => a - b)[Math.floor(g.length / 2)] ?? 0;
+  lines.push(
+    "",
+    `guard: fallback to the full suite on ${fallbacks.length} / ${g.length} (${pct(fallbacks.length / Math.max(1, g.length))})${reasons.size ? `: ${[...reasons].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ")}` : ""}; test time saved with fallbacks excluded ${pct(savedSel)} over ${sel.length}.`,
+    `End to end (guard check as a process + the selected tests through pytest, against the full suite's wall time per mutant): ${pct(1 - e2eGuard / Math.max(1, e2eFull))} saved (${(e2eGuard / 1000).toFixed(1)} s against ${(e2eFull / 1000).toFixed(1)} s over the ${timed.length} mutants timed: every fallback and the first 60 selections). Median \`guard check\` wall time ${Math.round(checkMed)} ms. Start-up bound (guard check on an unchanged tree + pytest collecting one file and running nothing): ${(r.startupMs / 1000).toFixed(2)} s, i.e. no selection can save more than ${pct(1 - r.startupMs / r.fullWall)} end to end on this suite.`,
+  );
+  const partial = g.filter((m) => m.strategies.guard!.missed > 0 && m.strategies.guard!.caught);
+  if (partial.length) lines.push(`Caught, but some killing tests not selected: ${partial.length} mutant(s) (the selection still had a failing test).`);
+  const escaped = g.filter((m) => !m.strategies.guard!.caught);
+  for (const m of escaped) lines.push(`- guard escape: ${m.id} ${m.operator} in ${m.files.join(", ")} (killed by ${m.killers.slice(0, 3).join(", ")})`);
+  return lines;
+}
+
+const projects = process.argv.slice(2).length ? process.argv.slice(2) : ["flask"];
+const out: string[] = [
+  "# Test selection benchmark",
+  "",
+  `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, shared with other work (load was high); date ${new Date().toISOString().slice(0, 10)}.`,
+  "Command: `bun bench/selection/run.ts --project flask --split dev` then `--split test`, then `bun bench/selection/report.ts`.",
+  "Mutants: bench/selection/mutants/<project>.json, generated once from seed 20260101 by bench/selection/mutate.ts and frozen; the dev split was used while tuning, the test split was evaluated once afterwards. Escape = a killable mutant (some non-flaky test fails under the full suite) for which no selected test fails. Test time = sum of the selected tests' own durations (median of 3 unmutated runs) against the full suite's.",
+  "",
+];
+for (const p of projects)
+  for (const split of ["dev", "test"]) {
+    const path = join(WORK, p, `results-${split}.json`);
+    if (existsSync(path)) out.push(...section(JSON.parse(readFileSync(path, "utf8")) as ResultsFile), "");
+  }
+mkdirSync(join(import.meta.dir, "..", "results"), { recursive: true });
+writeFileSync(OUT, `${out.join("\n")}\n`);
+console.log(out.join("\n"));
