@@ -21,6 +21,7 @@ test("guard init then guard doctor on a fresh repository (embedded engine)", asy
     "graph.present:warn",
     "state.excluded:warn",
     "integrations.hosts:info",
+    "evidence.coverage:info",
   ]);
 
   const init = await runGuard(["init"], { cwd: repo, env });

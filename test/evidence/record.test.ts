@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { buildGoFixture } from "../../fixtures/evidence/go/build.ts";
 import { buildJsFixture } from "../../fixtures/evidence/js/build.ts";
 import { buildPythonFixture } from "../../fixtures/evidence/python/build.ts";
+import { writeFiles } from "../../fixtures/evidence/repo.ts";
+import { recordJs } from "../../src/graph/evidence/js/record.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { golden, graphEvidence } from "./golden.ts";
@@ -62,6 +64,29 @@ describe("guard evidence on fixture projects", () => {
     expect(report.ok).toBe(true);
     const actual = await graphEvidence(graph);
     expect(actual).toEqual(golden(join(GOLDENS, "js", "vitest.golden.json"), actual));
+  });
+
+  test("jest on TypeScript (babel-jest): per-test windows at jest-circus boundaries, hooks included, source maps", async () => {
+    const dir = tmp("jest");
+    buildJsFixture("jest", dir, jsRunners());
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([["canary", true], ["every-passing-test-has-evidence", true]]);
+    expect(report.tests).toEqual({ total: 8, passed: 6, failed: 1, skipped: 1 });
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "js", "jest.golden.json"), actual));
+    const shared = Object.entries(actual.coveredBy).filter(([, fs]) => fs.includes("src/calc.ts::sharedHelper")).map(([t]) => t);
+    expect(shared).toEqual(["test/calc.test.ts::calc > adds", "test/calc.test.ts::calc > multiplies", "test/calc.test.ts::fails on purpose"]);
+  });
+
+  test("jest: a file whose docblock picks another environment runs outside guard's; its tests are listed with no evidence", async () => {
+    const dir = tmp("jestdoc");
+    buildJsFixture("jest", dir, jsRunners());
+    writeFiles(dir, { "test/own-env.test.ts": `/** @jest-environment node */\nimport { add } from "../src/calc";\n\ntest("own environment", () => {\n  expect(add(0, 0)).toBe(0);\n});\n` });
+    const ev = await recordJs({ root: dir, files: ["test/own-env.test.ts", "test/names.test.ts"] });
+    expect(ev.tests.map((t) => [t.id, t.outcome])).toEqual([["test/names.test.ts::loads names", "passed"], ["test/own-env.test.ts::own environment", "passed"]]);
+    expect(ev.coverage["test/own-env.test.ts::own environment"]).toEqual({});
+    expect(ev.notes.join("\n")).toContain("1 test(s) ran outside guard's test environment");
   });
 
   test("go test: one run per test, goldens", async () => {

@@ -4,7 +4,8 @@ import type { Graph } from "../client.ts";
 /** What `guard doctor` shows about evidence: how much there is and how stale. */
 export interface EvidenceDoctorCheck {
   name: "evidence";
-  status: "ok" | "warn" | "fail";
+  /** No evidence is a warning, not a failure: selection then runs the full suite, which is safe. */
+  status: "ok" | "warn";
   detail: string;
   todo?: string;
   edges: number;
@@ -25,7 +26,7 @@ export async function evidenceDoctorCheck(root: string, graph: Graph): Promise<E
   const tests = Number(counts[0]?.tests ?? 0);
   const meta = rows[0];
   if (!meta || edges === 0)
-    return { name: "evidence", status: "fail", detail: "no per-test coverage evidence: test selection falls back to the full suite", todo: "run `guard evidence`", edges, tests };
+    return { name: "evidence", status: "warn", detail: "no per-test coverage evidence: test selection falls back to the full suite", todo: "run `guard evidence`", edges, tests };
   const sha = String(meta.sha);
   const r = gitRaw(["rev-list", "--count", `${sha}..HEAD`], root);
   const behind = r.code === 0 ? Number(r.stdout.trim()) : undefined;

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import jestEnvironment from "./jest-environment.mjs" with { type: "text" };
 import nodeTestHook from "./node-test-hook.mjs" with { type: "text" };
 import v8Hook from "./v8-hook.mjs" with { type: "text" };
 import vitestHook from "./vitest-hook.mjs" with { type: "text" };
@@ -7,6 +8,7 @@ import { ensureStateDir } from "../../../state/paths.ts";
 import type { Evidence } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
+import { jestBases, jestCommand, parseJestResults } from "./jest.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
 export interface JsOptions {
@@ -36,6 +38,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   writeFileSync(join(hooks, "v8-hook.mjs"), v8Hook);
   writeFileSync(join(hooks, "node-test-hook.mjs"), nodeTestHook);
   writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
+  writeFileSync(join(hooks, "jest-environment.mjs"), jestEnvironment);
   try {
     const { cmd, env } = command(project, dir, hooks, opts.files ?? []);
     const proc = Bun.spawn(cmd, {
@@ -50,6 +53,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
       throw recordingFailed(`${project.runner} ran (exit ${code}) but guard's hook saw no test`, tail(stdout + "\n" + stderr), "run the suite by hand and check that it finds tests");
     const { records, sources } = readHookOutput(out, files);
     const ev = windowsToEvidence(opts.root, project.runner, records, sources);
+    if (project.runner === "jest") reconcileJest(ev, opts.root, join(hooks, "jest-results.json"));
     ev.notes.push(`${project.runner}: per-test V8 coverage through the inspector`);
     return ev;
   } finally {
@@ -74,5 +78,26 @@ function command(project: JsProject, dir: string, hooks: string, files: string[]
     writeFileSync(join(hooks, "vitest.config.mjs"), config);
     return { cmd: [project.bin!, "run", "--config", join(hooks, "vitest.config.mjs"), "--root", dir, "--coverage.enabled=false", ...files], env: {} };
   }
-  throw recordingFailed("per-test evidence for jest is not built yet", "only vitest and node:test are recorded", "run `guard evidence` on a vitest or node:test suite");
+  return { cmd: jestCommand(project.bin!, hooks, files), env: { GUARD_JEST_BASES: JSON.stringify(jestBases(dir, project.bin!)) } };
+}
+
+/**
+ * Tests jest reports that guard's environment never saw (a file whose `@jest-environment` docblock picks
+ * another environment, a project by path): listed with no evidence, so the evidence check fails loudly.
+ */
+function reconcileJest(ev: Evidence, root: string, resultsFile: string): void {
+  if (!existsSync(resultsFile)) return;
+  const seen = new Set(ev.tests.map((t) => t.id));
+  const missed: string[] = [];
+  for (const a of parseJestResults(readFileSync(resultsFile, "utf8"))) {
+    if (a.outcome === "skipped") continue;
+    const file = relative(root, a.file).split("\\").join("/");
+    const id = `${file}::${a.id}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    missed.push(id);
+    ev.tests.push({ id, selector: a.id, file, name: a.id.split(" > ").pop() ?? a.id, framework: "jest", outcome: a.outcome, durationMs: a.durationMs });
+    ev.coverage[id] = {};
+  }
+  if (missed.length > 0) ev.notes.push(`jest: ${missed.length} test(s) ran outside guard's test environment (an @jest-environment docblock?), so they have no evidence: ${missed.slice(0, 3).join(", ")}`);
 }
