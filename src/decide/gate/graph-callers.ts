@@ -6,12 +6,13 @@ import type { FileChange } from "./types.ts";
  * the change, which still has the removed function and its callers). Only when the engine already runs;
  * otherwise hygiene relies on the repository search alone. Keys: `<file>\0<name>`.
  */
-export async function removedExportCallers(root: string, changes: FileChange[]): Promise<{ callers: Map<string, string[]>; note?: string }> {
+export async function removedExportCallers(root: string, changes: FileChange[], mode: "always" | "never" = "always"): Promise<{ callers: Map<string, string[]>; note?: string }> {
   const wanted: { file: string; name: string }[] = [];
   for (const c of changes)
     if (c.before !== undefined && c.status !== "added") for (const o of removedOffers(c.oldPath ?? c.path, c.before, c.after)) if (o.kind === "export") wanted.push({ file: c.oldPath ?? c.path, name: o.name });
   const callers = new Map<string, string[]>();
   if (wanted.length === 0) return { callers };
+  if (mode === "never") return { callers, note: "code graph off (gate.graph = never); dead references from a repository search" };
   try {
     const { engineSettings, engineStatus } = await import("../../graph/engine/index.ts");
     if (!(await engineStatus(engineSettings(root))).running) return { callers, note: "code graph engine not running; dead references from a repository search" };

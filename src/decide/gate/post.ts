@@ -66,7 +66,7 @@ export async function runPost(root: string, o: PostOptions = {}): Promise<PostOu
     if (want("scope")) findings.push(...blastRadius(session, changed));
     if (want("rules")) findings.push(...applyRules(changes, session.rulePacks));
     if (want("hygiene")) {
-      const g = await removedExportCallers(root, changes);
+      const g = await removedExportCallers(root, changes, cfg.gate?.graph ?? DEFAULTS.gate.graph);
       if (g.note) notes.push(g.note);
       findings.push(...hygiene(root, changes, g.callers));
     }
