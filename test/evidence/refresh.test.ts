@@ -8,6 +8,9 @@ import { buildPythonFixture } from "../../fixtures/evidence/python/build.ts";
 import { commitAll } from "../../fixtures/evidence/repo.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { recordPytest } from "../../src/graph/evidence/python/record.ts";
+import { graphName } from "../../src/graph/name.ts";
+import type { DoctorContext } from "../../src/report/doctor/check.ts";
+import { evidencePresent } from "../../src/report/doctor/evidence-check.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 
 let engine: TestEngine;
@@ -48,4 +51,22 @@ test("a missing coverage module names the command that adds it and installs noth
   expect(err.oneLine()).toBe(
     `cannot record evidence: pytest and coverage is not installed in venv (${wrapper}): guard installs nothing into your environment unless asked; run \`.venv/bin/python -m pip install pytest coverage\` (or rerun with --install)`,
   );
+});
+
+test("guard doctor's evidence check: a warning with the command before recording, counts and age after", async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), "guard-ev-doctor-")), "repo");
+  buildPythonFixture(dir);
+  const graph = engine.graph(graphName(dir));
+  const ctx = { cwd: dir, root: dir, fix: false, engine: async () => ({ client: engine.client }) } as unknown as DoctorContext;
+  const before = await evidencePresent.run(ctx);
+  expect([before.status, before.todo]).toEqual(["warn", "run `guard init`"]);
+  await graph.query("RETURN 1");
+  const empty = await evidencePresent.run(ctx);
+  expect([empty.status, empty.todo]).toEqual(["warn", "run `guard evidence`"]);
+  await recordEvidence(dir, { graph });
+  const after = await evidencePresent.run(ctx);
+  expect(after.status).toBe("ok");
+  expect(after.summary).toMatch(/^\d+ edges over \d+ tests, 0 commit\(s\) old$/);
+  expect(after.details).toMatchObject({ suites: "python", commitsBehind: 0 });
+  expect(Number(after.details!.edges)).toBeGreaterThan(0);
 });
