@@ -37,7 +37,29 @@ export async function walkCommand(command: string, cwd: string, vars: Map<string
   return line.ops;
 }
 
+/**
+ * A line of plain words (letters, digits, `-_./=:,+@%`, single spaces): one simple command whose argv is
+ * the words, exactly what the Bash grammar gives for it. Such lines skip loading tree-sitter (tens of
+ * milliseconds in a fresh hook process); anything else — quotes, expansions, operators, globs, keywords,
+ * assignments — goes through the grammar. test/shell/fast-path.test.ts checks both agree.
+ */
+const PLAIN = /^[A-Za-z0-9_./=:,+@%-]+(?: [A-Za-z0-9_./=:,+@%-]+)*$/;
+const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select", "time", "coproc", "in"]);
+
+export function plainWords(source: string): string[] | undefined {
+  const s = source.trim();
+  if (!PLAIN.test(s)) return undefined;
+  const words = s.split(" ");
+  if (KEYWORDS.has(words[0]!) || words[0]!.includes("=")) return undefined;
+  return words;
+}
+
 async function walkScript(source: string, st: State, line: Line): Promise<void> {
+  const plain = plainWords(source);
+  if (plain) {
+    await run(plain.map((value) => ({ value })), st, line, source.trim());
+    return;
+  }
   const tree = await parse("bash", source);
   try {
     if (tree.rootNode.hasError) {
