@@ -23,7 +23,7 @@ export type Level = "subset" | "medium" | "run-all";
 export const WEIGHTS = { evidence: 0.5, freshness: 0.3, certainty: 0.2 } as const;
 
 /** Evidence this many commits old counts half. */
-export const FRESHNESS_HALF_LIFE = 10;
+export const FRESHNESS_HALF_LIFE = 5;
 
 export function trustScore(f: TrustFactors): number {
   const s = WEIGHTS.evidence * f.evidenceRatio + WEIGHTS.freshness * f.freshness + WEIGHTS.certainty * (1 - f.uncertainRatio);
