@@ -11,14 +11,22 @@ import { ensureStateDir } from "../state/paths.ts";
  * (engine reset, another machine wrote the graph, an interrupted run) the snapshot is read back from the
  * graph instead. Bump STATE_VERSION whenever an extractor's output changes, so every file is re-parsed.
  */
-export const STATE_VERSION = "graph-2";
+export const STATE_VERSION = "graph-3";
 
 export interface FileState {
   sha: string;
   size: number;
   mtimeMs: number;
   ino: number;
-  extract: FileExtract;
+}
+
+/** Totals of the whole static graph, so a run that changes nothing needs neither cache nor graph reads. */
+export interface IndexSummary {
+  labels: Record<string, number>;
+  edgesByType: Record<string, number>;
+  edges: number;
+  lines: number;
+  failures: { path: string; reason: string }[];
 }
 
 /** What one file contributed to the graph last time: node and edge ids with their property hashes. */
@@ -35,12 +43,22 @@ export interface IndexState {
   head: string | null;
   /** Hash of the resolution config files (tsconfig*.json, go.mod, package.json). */
   configHash: string;
+  /** Which cache.json belongs to this state. */
+  cacheId: string;
   files: Record<string, FileState>;
+  summary: IndexSummary;
+}
+
+/** The big part, read only when something changed: extracts and what each file wrote to the graph. */
+export interface IndexCache {
+  token: string;
+  extracts: Record<string, FileExtract>;
   records: Record<string, FileRecordState>;
 }
 
 const dirFor = (root: string) => join(root, ".guard", "index");
 const stateFile = (root: string) => join(dirFor(root), "state.json");
+const cacheFile = (root: string) => join(dirFor(root), "cache.json");
 
 export function readIndexState(root: string): IndexState | undefined {
   const path = stateFile(root);
@@ -53,13 +71,30 @@ export function readIndexState(root: string): IndexState | undefined {
   }
 }
 
-export function writeIndexState(root: string, state: IndexState): void {
+function writeAtomic(path: string, value: unknown): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value));
+  renameSync(tmp, path);
+}
+
+/** Write the cache (when given) before the state: a state never points at a cache it did not write. */
+export function writeIndexState(root: string, state: IndexState, cache?: IndexCache): void {
   ensureStateDir(root);
   mkdirSync(dirFor(root), { recursive: true });
-  const path = stateFile(root);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, path);
+  if (cache) writeAtomic(cacheFile(root), cache);
+  writeAtomic(stateFile(root), state);
+}
+
+/** The cache written with `token`, or undefined (missing, damaged, or from another run). */
+export function readIndexCache(root: string, token: string): IndexCache | undefined {
+  const path = cacheFile(root);
+  if (!existsSync(path)) return undefined;
+  try {
+    const c = JSON.parse(readFileSync(path, "utf8")) as IndexCache;
+    return c.token === token ? c : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { headSha } from "../repo/git.ts";
 import { blobSha, decodeSource, listFiles, looksBinary, type SkippedFile } from "../repo/files.ts";
 import type { Graph } from "./client.ts";
 import { diffGraph, snapshotOf, type GraphSnapshot } from "./diff.ts";
-import { STATE_VERSION, readIndexState, withIndexLock, writeIndexState, type FileRecordState, type FileState, type IndexState } from "./index-state.ts";
+import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeIndexState, type FileRecordState, type FileState, type IndexCache, type IndexSummary } from "./index-state.ts";
 import { applyDiff, ensureIndexes, readMeta, readSnapshot, writeMeta } from "./load.ts";
 import { MODULE_QUALNAME, type StaticEdge } from "./schema.ts";
 
@@ -80,70 +80,10 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   const head = headSha(root) ?? null;
   const listing = listFiles(root, isIndexed);
   phase("list");
-  const prevState = readIndexState(root);
+  const prevState = opts.full ? undefined : readIndexState(root);
   const meta = await readMeta(graph);
   phase("state");
-  const inSync = !opts.full && prevState !== undefined && prevState.graph === graph.name && meta?.token === prevState.token && meta.version === STATE_VERSION;
-
-  const files = new Map<string, IndexedFile>();
-  const fileStates: Record<string, FileState> = {};
-  const skipped: SkippedFile[] = [...listing.skipped];
-  const failures: IndexProblem[] = [];
-  const warnings: IndexProblem[] = [];
-  let parsed = 0;
-  const reparsed: string[] = [];
-  let lines = 0;
-  let parseMs = 0;
-  const total = listing.files.length;
-  const racyBefore = (prevState?.indexedAt ?? 0) - RACY_MS;
-
-  for (let i = 0; i < total; i++) {
-    const f = listing.files[i]!;
-    opts.onProgress?.(i, total);
-    const prev = opts.full ? undefined : prevState?.files[f.path];
-    let extract: FileExtract | undefined;
-    let sha: string;
-    if (prev && prev.size === f.size && prev.mtimeMs === f.mtimeMs && prev.ino === f.ino && f.mtimeMs < racyBefore) {
-      sha = prev.sha;
-      extract = prev.extract;
-    } else {
-      const tp = performance.now();
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(join(root, f.path));
-      } catch (e) {
-        skipped.push({ path: f.path, reason: "missing" });
-        continue;
-      }
-      if (looksBinary(bytes)) {
-        skipped.push({ path: f.path, reason: "binary" });
-        continue;
-      }
-      sha = blobSha(bytes);
-      if (prev && prev.sha === sha) extract = prev.extract;
-      else {
-        const lang = languageForPath(f.path) as LanguageId;
-        const { text, valid } = decodeSource(bytes);
-        if (!valid) warnings.push({ path: f.path, reason: "not valid UTF-8: decoded with replacement characters" });
-        try {
-          extract = await extractSource(f.path, lang, text);
-        } catch (e) {
-          extract = emptyExtract(f.path, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
-        }
-        parsed++;
-        reparsed.push(f.path);
-      }
-      parseMs += performance.now() - tp;
-    }
-    if (extract.problems.length > 0) failures.push({ path: f.path, reason: extract.problems.join("; ") });
-    lines += extract.lines;
-    files.set(f.path, { extract, sha, bytes: f.size });
-    fileStates[f.path] = { sha, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino, extract };
-  }
-  opts.onProgress?.(total, total);
-  phase("parse");
-  skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-
+  const inSync = prevState !== undefined && prevState.graph === graph.name && meta?.token === prevState.token && meta.version === STATE_VERSION;
   const repo: RepoView = {
     paths: listing.all,
     read: (p) => {
@@ -155,16 +95,87 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
       }
     },
   };
-  // Partial relink: when the graph is in sync, no file came or went and no resolution config changed, only
-  // the files whose records can have changed are linked again (affectedFiles); the rest is taken from the
-  // previous run as it was.
   const configHash = hashConfig(listing.all, repo);
-  const samePaths = prevState !== undefined && Object.keys(prevState.files).length === files.size && [...files.keys()].every((p) => prevState.files[p] !== undefined);
-  const fast = inSync && samePaths && prevState!.configHash === configHash;
-  const affected = fast ? affectedFiles(reparsed, prevState!, files) : undefined;
+
+  // 1. Which files changed: a matching stat fingerprint (outside the racy window) means unchanged;
+  //    otherwise the content is hashed, and only a new hash means re-parsing.
+  const skipped: SkippedFile[] = [...listing.skipped];
+  const fileStates: Record<string, FileState> = {};
+  const toParse: { path: string; bytes: Uint8Array }[] = [];
+  const racyBefore = (prevState?.indexedAt ?? 0) - RACY_MS;
+  let statsMoved = false;
+  for (const f of listing.files) {
+    const prev = prevState?.files[f.path];
+    if (prev && prev.size === f.size && prev.mtimeMs === f.mtimeMs && prev.ino === f.ino && f.mtimeMs < racyBefore) {
+      fileStates[f.path] = prev;
+      continue;
+    }
+    statsMoved = true;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(join(root, f.path));
+    } catch {
+      skipped.push({ path: f.path, reason: "missing" });
+      continue;
+    }
+    if (looksBinary(bytes)) {
+      skipped.push({ path: f.path, reason: "binary" });
+      continue;
+    }
+    const sha = blobSha(bytes);
+    fileStates[f.path] = { sha, size: f.size, mtimeMs: f.mtimeMs, ino: f.ino };
+    if (!prev || prev.sha !== sha) toParse.push({ path: f.path, bytes });
+  }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const paths = Object.keys(fileStates);
+  const samePaths = prevState !== undefined && Object.keys(prevState.files).length === paths.length && paths.every((p) => prevState.files[p] !== undefined);
+
+  // 2. Nothing changed (the common case for hooks): answer from the state alone.
+  if (inSync && samePaths && toParse.length === 0 && prevState!.configHash === configHash && meta?.head === head) {
+    if (statsMoved) writeIndexState(root, { ...prevState!, files: fileStates });
+    phase("parse");
+    return report(root, graph.name, false, head, paths.length, 0, 0, prevState!.summary, skipped, [], ZERO_CHANGES, t0, 0, phases);
+  }
+
+  // 3. Parse what changed; take the rest from the cache (or parse it too when the cache is gone).
+  const cache = prevState ? readIndexCache(root, prevState.cacheId) : undefined;
+  const parseSet = new Map(toParse.map((t) => [t.path, t.bytes]));
+  for (const p of paths) if (!parseSet.has(p) && !cache?.extracts[p]) parseSet.set(p, readFileSync(join(root, p)));
+  const files = new Map<string, IndexedFile>();
+  const warnings: IndexProblem[] = [];
+  const reparsed: string[] = [];
+  let parseMs = 0;
+  let done = 0;
+  for (const p of paths) {
+    opts.onProgress?.(done++, paths.length);
+    const bytes = parseSet.get(p);
+    let extract: FileExtract;
+    if (bytes === undefined) extract = cache!.extracts[p]!;
+    else {
+      const tp = performance.now();
+      const lang = languageForPath(p) as LanguageId;
+      const { text, valid } = decodeSource(bytes);
+      if (!valid) warnings.push({ path: p, reason: "not valid UTF-8: decoded with replacement characters" });
+      try {
+        extract = await extractSource(p, lang, text);
+      } catch (e) {
+        extract = emptyExtract(p, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+      }
+      reparsed.push(p);
+      parseMs += performance.now() - tp;
+    }
+    files.set(p, { extract, sha: fileStates[p]!.sha, bytes: fileStates[p]!.size });
+  }
+  opts.onProgress?.(paths.length, paths.length);
+  phase("parse");
+
+  // 4. Link. With the graph in sync, the same set of paths and the same config, only the files whose
+  //    records can have changed are linked again (affectedFiles); the rest is taken as it was.
+  const partial = inSync && samePaths && cache !== undefined && prevState!.configHash === configHash;
+  const affected = partial ? affectedFiles(reparsed, cache!, files) : undefined;
   const linked = link(files, repo, affected);
   phase("link");
-  const records: Record<string, FileRecordState> = fast ? { ...prevState!.records } : {};
+  const records: Record<string, FileRecordState> = partial ? { ...cache!.records } : {};
   for (const [p, r] of linked.byFile) {
     const snap = snapshotOf(r.nodes, r.edges);
     records[p] = { nodes: [...snap.nodes], edges: [...snap.edges] };
@@ -172,11 +183,11 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   let prev: GraphSnapshot;
   let next: GraphSnapshot;
   if (affected) {
-    prev = snapshotOfFiles(prevState!.records, [...affected]);
+    prev = snapshotOfFiles(cache!.records, [...affected]);
     next = snapshotOfFiles(records, [...affected]);
   } else {
     next = snapshotOfFiles(records, Object.keys(records));
-    if (inSync) prev = snapshotOfFiles(prevState!.records, Object.keys(prevState!.records));
+    if (inSync && cache) prev = snapshotOfFiles(cache.records, Object.keys(cache.records));
     else {
       await ensureIndexes(graph);
       prev = await readSnapshot(graph);
@@ -184,6 +195,8 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   }
   const diff = diffGraph(prev, linked.nodes, linked.edges, next);
   phase("diff");
+
+  // 5. Write the difference, then the cache and the state.
   const changed = diff.createNodes.length + diff.updateNodes.length + diff.deleteNodes.length + diff.createEdges.length + diff.updateEdges.length + diff.deleteEdges.length;
   const indexedAt = Date.now();
   let token = prevState?.token ?? "";
@@ -193,14 +206,30 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     await writeMeta(graph, { token, version: STATE_VERSION, indexed_at: indexedAt, head });
   }
   phase("write");
-  const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
-  const state: IndexState = { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, files: fileStates, records };
-  writeIndexState(root, state);
+  const extracts: Record<string, FileExtract> = {};
+  for (const [p, f] of files) extracts[p] = f.extract;
+  const summary = summarize(records, files);
+  const cacheId = randomBytes(8).toString("hex");
+  writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, records });
   phase("save");
+  const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
+  const changes = {
+    nodesCreated: diff.createNodes.length,
+    nodesUpdated: diff.updateNodes.length,
+    nodesDeleted: diff.deleteNodes.length,
+    edgesCreated: diff.createEdges.length,
+    edgesUpdated: diff.updateEdges.length,
+    edgesDeleted: diff.deleteEdges.length,
+  };
+  return report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases);
+}
 
+const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
+
+function summarize(records: Record<string, FileRecordState>, files: ReadonlyMap<string, IndexedFile>): IndexSummary {
   const edgesByType: Record<StaticEdge, number> = { DEFINED_IN: 0, CALLS: 0, IMPORTS: 0, IMPLEMENTED_BY: 0 };
   const labels: Record<string, number> = {};
-  let edgeCount = 0;
+  let edges = 0;
   for (const r of Object.values(records)) {
     for (const [id] of r.nodes) {
       const l = id.slice(0, id.indexOf("\u0000"));
@@ -208,37 +237,55 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     }
     for (const [id] of r.edges) {
       edgesByType[id.slice(0, id.indexOf("\u0000")) as StaticEdge]++;
-      edgeCount++;
+      edges++;
     }
   }
+  let lines = 0;
+  const failures: IndexProblem[] = [];
+  for (const [p, f] of files) {
+    lines += f.extract.lines;
+    if (f.extract.problems.length > 0) failures.push({ path: p, reason: f.extract.problems.join("; ") });
+  }
+  return { labels, edgesByType, edges, lines, failures };
+}
+
+function report(
+  root: string,
+  graph: string,
+  full: boolean,
+  head: string | null,
+  fileCount: number,
+  parsed: number,
+  removed: number,
+  s: IndexSummary,
+  skipped: SkippedFile[],
+  warnings: IndexProblem[],
+  changes: IndexReport["changes"],
+  t0: number,
+  parseSeconds: number,
+  phases: Record<string, number>,
+): IndexReport {
   return {
     root,
-    graph: graph.name,
-    full: !inSync,
+    graph,
+    full,
     head,
-    files: files.size,
+    files: fileCount,
     parsed,
     removed,
-    lines,
+    lines: s.lines,
     // Every file has one <module> node besides its functions.
-    functions: (labels.Function ?? 0) - (labels.File ?? 0),
-    classes: labels.Class ?? 0,
-    tests: labels.Test ?? 0,
-    edges: edgeCount,
-    edgesByType,
+    functions: (s.labels.Function ?? 0) - (s.labels.File ?? 0),
+    classes: s.labels.Class ?? 0,
+    tests: s.labels.Test ?? 0,
+    edges: s.edges,
+    edgesByType: s.edgesByType as Record<StaticEdge, number>,
     skipped,
-    failures,
+    failures: s.failures,
     warnings,
-    changes: {
-      nodesCreated: diff.createNodes.length,
-      nodesUpdated: diff.updateNodes.length,
-      nodesDeleted: diff.deleteNodes.length,
-      edgesCreated: diff.createEdges.length,
-      edgesUpdated: diff.updateEdges.length,
-      edgesDeleted: diff.deleteEdges.length,
-    },
+    changes,
     seconds: (performance.now() - t0) / 1000,
-    parseSeconds: parseMs / 1000,
+    parseSeconds,
     phases,
   };
 }
@@ -250,9 +297,9 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
  * package, and every file with a call site named like a definition that appeared, went or moved (by-name
  * resolution looks across the repository).
  */
-export function affectedFiles(reparsed: readonly string[], prev: IndexState, files: ReadonlyMap<string, IndexedFile>): Set<string> {
+export function affectedFiles(reparsed: readonly string[], prev: IndexCache, files: ReadonlyMap<string, IndexedFile>): Set<string> {
   const out = new Set(reparsed);
-  const changed = reparsed.filter((p) => signature(prev.files[p]!.extract) !== signature(files.get(p)!.extract));
+  const changed = reparsed.filter((p) => prev.extracts[p] === undefined || signature(prev.extracts[p]!) !== signature(files.get(p)!.extract));
   if (changed.length === 0) return out;
   const importers = new Map<string, string[]>();
   for (const [p, r] of Object.entries(prev.records))
@@ -268,7 +315,7 @@ export function affectedFiles(reparsed: readonly string[], prev: IndexState, fil
   const names = new Set<string>();
   for (const p of changed) {
     const key = (x: FileExtract) => new Set([...x.defs.map((d) => `${d.qualname}\u0000${d.name}\u0000${d.kind}`), ...x.classes.map((c) => `${c.qualname}\u0000${c.name}\u0000class`)]);
-    const a = key(prev.files[p]!.extract);
+    const a = prev.extracts[p] ? key(prev.extracts[p]!) : new Set<string>();
     const b = key(files.get(p)!.extract);
     for (const k of a) if (!b.has(k)) names.add(k.split("\u0000")[1]!);
     for (const k of b) if (!a.has(k)) names.add(k.split("\u0000")[1]!);

@@ -166,6 +166,20 @@ describe("incremental indexing", () => {
     expect(changes(before.edges, after.edges)).toEqual(NONE);
   });
 
+  test("a missing or damaged local cache costs a re-parse, never a wrong graph", async () => {
+    const { repo, graph, before } = await indexed();
+    rmSync(join(repo, ".guard/index/cache.json"));
+    const path = join(repo, "src/shop/util.py");
+    writeFileSync(path, readFileSync(path, "utf8").replace("return max(low, min(high, value))", "return max(low, min(high, value + 0))"));
+    const r = await indexRepository(repo, graph);
+    expect(r.parsed).toBe(r.files);
+    expect(changes(before.nodes, (await snapshot(graph)).nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/util.py", "Function src/shop/util.py::clamp"] });
+    writeFileSync(join(repo, ".guard/index/state.json"), "{ not json");
+    const again = await indexRepository(repo, graph);
+    expect(again.changes).toEqual(ZERO);
+    await expectSameAsFull(repo, graph);
+  });
+
   test("what other pillars store survives a re-index; it goes only with its node", async () => {
     const { repo, graph } = await indexed();
     await graph.query(
