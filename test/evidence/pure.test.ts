@@ -4,7 +4,7 @@ import { changedLines } from "../../src/graph/evidence/changed.ts";
 import { mapLinesToFunctions, pythonBodyStart } from "../../src/graph/evidence/functions.ts";
 import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
 import { executedLines } from "../../src/graph/evidence/js/v8-lines.ts";
-import { parseCoverProfile, parseTestList } from "../../src/graph/evidence/go/profile.ts";
+import { parseCoverProfile, parseVerboseResults } from "../../src/graph/evidence/go/profile.ts";
 import { pytestSelector, pytestTestId } from "../../src/graph/evidence/python/ids.ts";
 import { toEvidence } from "../../src/graph/evidence/python/record.ts";
 import { resolveTestId, templatesOf } from "../../src/graph/evidence/test-ids.ts";
@@ -56,10 +56,11 @@ test("diff hunks → new-side lines, a pure deletion marks its neighbours", () =
   expect(changedLines(diff).get("a.py")).toEqual([4, 5, 12, 13]);
 });
 
-test("go: cover profile lines with a count, test lists per package", () => {
+test("go: cover profile lines with a count, top-level results of -test.v", () => {
   const prof = "mode: set\nm/a.go:3.20,5.2 1 1\nm/a.go:7.10,8.2 1 0\n";
   expect([...parseCoverProfile(prof).get("m/a.go")!]).toEqual([3, 4, 5]);
-  expect(parseTestList("TestA\nTestB\nok  \tm/a\t0.01s\n?   \tm/b\t[no test files]\n").get("m/a")).toEqual(["TestA", "TestB"]);
+  const results = parseVerboseResults("=== RUN   TestA\n--- PASS: TestA (0.01s)\n    --- FAIL: TestA/sub (0.00s)\n--- SKIP: TestB (0.00s)\n");
+  expect([...results]).toEqual([["TestA", { outcome: "passed", durationMs: 10 }], ["TestB", { outcome: "skipped", durationMs: 0 }]]);
 });
 
 test("a coverage core that cannot switch contexts is refused, loudly", () => {

@@ -15,22 +15,6 @@ export function parseCoverProfile(text: string): Map<string, Set<number>> {
   return out;
 }
 
-/** `go test -list` output → package import path → test names. */
-export function parseTestList(text: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let pending: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (!line) continue;
-    const done = /^(ok|FAIL|\?)\s+(\S+)/.exec(line);
-    if (done) {
-      if (pending.length > 0) out.set(done[2]!, pending);
-      pending = [];
-    } else if (/^(Test|Example|Fuzz)\w*$/.test(line)) pending.push(line);
-  }
-  return out;
-}
-
 /** `--- PASS: TestX (0.01s)` lines of `-test.v` output, top-level tests only. */
 export function parseVerboseResults(text: string): Map<string, { outcome: "passed" | "failed" | "skipped"; durationMs: number }> {
   const out = new Map<string, { outcome: "passed" | "failed" | "skipped"; durationMs: number }>();

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { emptyEvidence, unionLines, type Evidence, type RecordedTest } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
-import { parseCoverProfile, parseTestList, parseVerboseResults } from "./profile.ts";
+import { parseCoverProfile, parseVerboseResults } from "./profile.ts";
 
 export interface GoOptions {
   root: string;
@@ -32,26 +32,23 @@ const pkgKey = (root: string, dir: string) => relative(root, dir).split("\\").jo
 export const goTestId = (file: string, name: string): string => `${file}::${name}`;
 
 /**
- * One test binary per package built with coverage of every package in the module, then one run per top-level
- * test (`-test.run '^TestX$'`), several at once. Subtests are part of their top-level test.
+ * One test binary per package built with coverage of every package in the module (one `go test -c`
+ * for all packages, so Go builds them in parallel), the tests listed by the binary itself, then one run
+ * per top-level test (`-test.run '^TestX$'`), several at once. Subtests are part of their top-level test.
  */
 export async function recordGo(opts: GoOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
   if (!Bun.which("go")) throw toolMissing("the Go toolchain", "PATH", "install Go from your package manager");
-  const mod = run(["go", "list", "-m", "-f", "{{.Path}}\t{{.Dir}}"], dir);
-  if (mod.code !== 0) throw recordingFailed("go list -m failed", tail(mod.stderr), "check go.mod");
-  const [modulePath, moduleDir] = mod.stdout.trim().split("\n")[0]!.split("\t") as [string, string];
-
-  const listed = run(["go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}", "./..."], dir);
+  const listed = run(["go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Module.Path}}\t{{.Module.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", "./..."], dir);
   if (listed.code !== 0) throw recordingFailed("go list failed", tail(listed.stderr), "fix the build first (`go build ./...`)");
-  const packages = new Map<string, GoPackage>();
+  const packages: GoPackage[] = [];
+  let modulePath = "";
+  let moduleDir = dir;
   for (const l of listed.stdout.trim().split("\n").filter(Boolean)) {
-    const [importPath, pdir] = l.split("\t") as [string, string];
-    packages.set(importPath, { importPath, dir: pdir });
+    const [importPath, pdir, mpath, mdir, tests, xtests] = l.split("\t") as [string, string, string, string, string, string];
+    if (!modulePath) [modulePath, moduleDir] = [mpath, mdir];
+    if (Number(tests) + Number(xtests) > 0) packages.push({ importPath, dir: pdir });
   }
-  const list = run(["go", "test", "-list", "^(Test|Example|Fuzz)", "./..."], dir);
-  if (list.code !== 0 && !list.stdout.includes("ok")) throw recordingFailed("go test -list failed", tail(list.stdout + list.stderr), "run `go test ./...` and fix what fails to build");
-  const tests = parseTestList(list.stdout);
 
   const wanted = opts.select ? new Set(opts.select) : undefined;
   const work = mkdtempSync(join(tmpdir(), "guard-go-"));
@@ -61,20 +58,20 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
     return relative(opts.root, join(moduleDir, profileFile.slice(modulePath.length + 1))).split("\\").join("/");
   };
   try {
+    // A test id is `<package dir>/<file>_test.go::Name`: keep the packages that declare a wanted test.
+    const wantedDirs = wanted ? new Set([...wanted].map((id) => posix.dirname(id.slice(0, id.indexOf("::"))))) : undefined;
+    const chosenPackages = wantedDirs ? packages.filter((p) => wantedDirs.has(pkgKey(opts.root, p.dir))) : packages;
+    const binaries = buildTestBinaries(chosenPackages, dir, work);
     const jobs: (() => Promise<void>)[] = [];
-    let n = 0;
-    for (const [importPath, names] of tests) {
-      const pkg = packages.get(importPath);
-      if (!pkg) continue;
+    for (const pkg of chosenPackages) {
+      const bin = binaries.get(pkg.importPath)!;
       const key = pkgKey(opts.root, pkg.dir);
       const files = testFiles(opts.root, pkg.dir);
       const idOf = (name: string) => goTestId(files.get(name) ?? `${key}/?`, name);
-      const chosen = names.filter((t) => !wanted || wanted.has(idOf(t)));
-      if (chosen.length === 0) continue;
-      const bin = join(work, `pkg${n++}.test`);
-      const built = run(["go", "test", "-c", "-cover", "-covermode=set", "-coverpkg=./...", "-o", bin, importPath], dir);
-      if (built.code !== 0) throw recordingFailed(`cannot build the tests of ${importPath}`, tail(built.stderr), "run `go vet ./...` and fix the build");
-      for (const name of chosen) {
+      const list = run([bin, "-test.list", "^(Test|Example|Fuzz)"], pkg.dir);
+      if (list.code !== 0) throw recordingFailed(`the tests of ${pkg.importPath} cannot be listed`, tail(list.stdout + list.stderr), `run \`go test ${pkg.importPath}\``);
+      const names = list.stdout.split("\n").map((l) => l.trim()).filter((l) => /^(Test|Example|Fuzz)\w*$/.test(l));
+      for (const name of names.filter((t) => !wanted || wanted.has(idOf(t)))) {
         const id = idOf(name);
         const profile = join(work, `${jobs.length}.cov`);
         jobs.push(async () => {
@@ -115,6 +112,33 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
   }
   ev.tests.sort((a, b) => a.id.localeCompare(b.id));
   return ev;
+}
+
+const COVER_FLAGS = ["-cover", "-covermode=set", "-coverpkg=./..."];
+
+/**
+ * Test binaries of `packages`, import path → binary. One `go test -c -o <dir>/` builds them all at once;
+ * when that cannot work (two packages share a name, a Go before 1.21), one build per package.
+ */
+function buildTestBinaries(packages: GoPackage[], cwd: string, work: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const names = packages.map((p) => p.importPath.split("/").pop()!);
+  if (packages.length > 1 && new Set(names).size === names.length) {
+    const all = join(work, "bin");
+    const built = run(["go", "test", "-c", ...COVER_FLAGS, "-o", all + "/", ...packages.map((p) => p.importPath)], cwd);
+    if (built.code === 0) {
+      packages.forEach((p, i) => out.set(p.importPath, join(all, `${names[i]}.test`)));
+      if ([...out.values()].every((b) => existsSync(b))) return out;
+      out.clear();
+    }
+  }
+  packages.forEach((p, i) => {
+    const bin = join(work, `pkg${i}.test`);
+    const built = run(["go", "test", "-c", ...COVER_FLAGS, "-o", bin, p.importPath], cwd);
+    if (built.code !== 0) throw recordingFailed(`cannot build the tests of ${p.importPath}`, tail(built.stderr), "run `go vet ./...` and fix the build");
+    out.set(p.importPath, bin);
+  });
+  return out;
 }
 
 /** Test function name → the _test.go file (repo-relative) that declares it. */
