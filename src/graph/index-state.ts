@@ -11,7 +11,7 @@ import { ensureStateDir } from "../state/paths.ts";
  * (engine reset, another machine wrote the graph, an interrupted run) the snapshot is read back from the
  * graph instead. Bump STATE_VERSION whenever an extractor's output changes, so every file is re-parsed.
  */
-export const STATE_VERSION = "graph-3";
+export const STATE_VERSION = "graph-4";
 
 export interface FileState {
   sha: string;
@@ -29,12 +29,6 @@ export interface IndexSummary {
   failures: { path: string; reason: string }[];
 }
 
-/** What one file contributed to the graph last time: node and edge ids with their property hashes. */
-export interface FileRecordState {
-  nodes: [string, string][];
-  edges: [string, string][];
-}
-
 export interface IndexState {
   version: string;
   graph: string;
@@ -49,11 +43,21 @@ export interface IndexState {
   summary: IndexSummary;
 }
 
-/** The big part, read only when something changed: extracts and what each file wrote to the graph. */
+/** What one file wrote to the graph, in counts, and which files its IMPORTS edges point at. */
+export interface FileContribution {
+  labels: Record<string, number>;
+  edges: Record<string, number>;
+  imports: string[];
+}
+
+/**
+ * The big part, read only when something changed: every file's extract and contribution. What a file
+ * wrote to the graph is not stored: linking the previous extracts again gives exactly that.
+ */
 export interface IndexCache {
   token: string;
   extracts: Record<string, FileExtract>;
-  records: Record<string, FileRecordState>;
+  contributions: Record<string, FileContribution>;
 }
 
 const dirFor = (root: string) => join(root, ".guard", "index");

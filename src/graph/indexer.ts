@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { INDEXED_LANGUAGES, extractSource } from "../code/extract/index.ts";
 import type { FileExtract } from "../code/extract/types.ts";
 import { languageForPath, type LanguageId } from "../code/parser.ts";
-import { link, signature, type IndexedFile } from "../code/resolve/link.ts";
+import { link, signature, type FileRecords, type IndexedFile } from "../code/resolve/link.ts";
 import type { RepoView } from "../code/resolve/repo-view.ts";
 import { headSha } from "../repo/git.ts";
 import { blobSha, decodeSource, listFiles, looksBinary, type SkippedFile } from "../repo/files.ts";
 import type { Graph } from "./client.ts";
 import { diffGraph, snapshotOf, type GraphSnapshot } from "./diff.ts";
-import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeIndexState, type FileRecordState, type FileState, type IndexCache, type IndexSummary } from "./index-state.ts";
+import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeIndexState, type FileContribution, type FileState, type IndexCache, type IndexSummary } from "./index-state.ts";
 import { applyDiff, ensureIndexes, readMeta, readSnapshot, writeMeta } from "./load.ts";
 import { MODULE_QUALNAME, type StaticEdge } from "./schema.ts";
 
@@ -169,30 +169,32 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   opts.onProgress?.(paths.length, paths.length);
   phase("parse");
 
-  // 4. Link. With the graph in sync, the same set of paths and the same config, only the files whose
-  //    records can have changed are linked again (affectedFiles); the rest is taken as it was.
-  const partial = inSync && samePaths && cache !== undefined && prevState!.configHash === configHash;
-  const affected = partial ? affectedFiles(reparsed, cache!, files) : undefined;
+  // 4. Link, and find what the graph held before. With the graph in sync, the same set of paths and the
+  //    same config, only the files whose records can have changed are linked (affectedFiles), once with
+  //    the previous extracts (what the graph holds) and once with the new ones. Otherwise everything is
+  //    linked, against the previous extracts when the cache has them, else against a read-back of the graph.
+  const sameConfig = prevState !== undefined && prevState.configHash === configHash;
+  const usable = inSync && cache !== undefined && sameConfig;
+  const affected = usable && samePaths ? affectedFiles(reparsed, cache!, files) : undefined;
   const linked = link(files, repo, affected);
-  phase("link");
-  const records: Record<string, FileRecordState> = partial ? { ...cache!.records } : {};
-  for (const [p, r] of linked.byFile) {
-    const snap = snapshotOf(r.nodes, r.edges);
-    records[p] = { nodes: [...snap.nodes], edges: [...snap.edges] };
-  }
+  const next = snapshotOf(linked.nodes, linked.edges);
   let prev: GraphSnapshot;
-  let next: GraphSnapshot;
-  if (affected) {
-    prev = snapshotOfFiles(cache!.records, [...affected]);
-    next = snapshotOfFiles(records, [...affected]);
-  } else {
-    next = snapshotOfFiles(records, Object.keys(records));
-    if (inSync && cache) prev = snapshotOfFiles(cache.records, Object.keys(cache.records));
-    else {
-      await ensureIndexes(graph);
-      prev = await readSnapshot(graph);
+  if (usable) {
+    const prevFiles = new Map<string, IndexedFile>();
+    for (const [p, st] of Object.entries(prevState!.files)) {
+      const x = cache!.extracts[p];
+      if (x) prevFiles.set(p, { extract: x, sha: st.sha, bytes: st.size });
     }
+    const prevPaths = new Set(listing.all);
+    for (const p of paths) if (!prevState!.files[p]) prevPaths.delete(p);
+    for (const p of prevFiles.keys()) prevPaths.add(p);
+    const before = link(prevFiles, { paths: prevPaths, read: repo.read }, affected);
+    prev = snapshotOf(before.nodes, before.edges);
+  } else {
+    await ensureIndexes(graph);
+    prev = await readSnapshot(graph);
   }
+  phase("link");
   const diff = diffGraph(prev, linked.nodes, linked.edges, next);
   phase("diff");
 
@@ -207,10 +209,16 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   }
   phase("write");
   const extracts: Record<string, FileExtract> = {};
-  for (const [p, f] of files) extracts[p] = f.extract;
-  const summary = summarize(records, files);
+  const contributions: Record<string, FileContribution> = {};
+  for (const [p, f] of files) {
+    extracts[p] = f.extract;
+    const recs = linked.byFile.get(p);
+    const c = recs ? contributionOf(recs) : usable ? cache!.contributions[p] : undefined;
+    if (c) contributions[p] = c;
+  }
+  const summary = summarize(contributions, files);
   const cacheId = randomBytes(8).toString("hex");
-  writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, records });
+  writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, contributions });
   phase("save");
   const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
   const changes = {
@@ -226,18 +234,27 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
 
 const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
 
-function summarize(records: Record<string, FileRecordState>, files: ReadonlyMap<string, IndexedFile>): IndexSummary {
+function contributionOf(r: FileRecords): FileContribution {
+  const labels: Record<string, number> = {};
+  const edges: Record<string, number> = {};
+  const imports: string[] = [];
+  for (const n of r.nodes) labels[n.label] = (labels[n.label] ?? 0) + 1;
+  for (const e of r.edges) {
+    edges[e.type] = (edges[e.type] ?? 0) + 1;
+    if (e.type === "IMPORTS") imports.push(e.to);
+  }
+  return { labels, edges, imports };
+}
+
+function summarize(contributions: Record<string, FileContribution>, files: ReadonlyMap<string, IndexedFile>): IndexSummary {
   const edgesByType: Record<StaticEdge, number> = { DEFINED_IN: 0, CALLS: 0, IMPORTS: 0, IMPLEMENTED_BY: 0 };
   const labels: Record<string, number> = {};
   let edges = 0;
-  for (const r of Object.values(records)) {
-    for (const [id] of r.nodes) {
-      const l = id.slice(0, id.indexOf("\u0000"));
-      labels[l] = (labels[l] ?? 0) + 1;
-    }
-    for (const [id] of r.edges) {
-      edgesByType[id.slice(0, id.indexOf("\u0000")) as StaticEdge]++;
-      edges++;
+  for (const c of Object.values(contributions)) {
+    for (const [l, n] of Object.entries(c.labels)) labels[l] = (labels[l] ?? 0) + n;
+    for (const [t, n] of Object.entries(c.edges)) {
+      edgesByType[t as StaticEdge] += n;
+      edges += n;
     }
   }
   let lines = 0;
@@ -302,12 +319,8 @@ export function affectedFiles(reparsed: readonly string[], prev: IndexCache, fil
   const changed = reparsed.filter((p) => prev.extracts[p] === undefined || signature(prev.extracts[p]!) !== signature(files.get(p)!.extract));
   if (changed.length === 0) return out;
   const importers = new Map<string, string[]>();
-  for (const [p, r] of Object.entries(prev.records))
-    for (const [id] of r.edges) {
-      if (!id.startsWith("IMPORTS\u0000")) continue;
-      const target = id.slice(id.lastIndexOf("\u0000") + 1);
-      (importers.get(target) ?? importers.set(target, []).get(target)!).push(p);
-    }
+  for (const [p, c] of Object.entries(prev.contributions))
+    for (const target of c.imports) (importers.get(target) ?? importers.set(target, []).get(target)!).push(p);
   const frontier = [...changed];
   const dirOfPath = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
   const goDirs = new Set(changed.filter((p) => p.endsWith(".go")).map(dirOfPath));
@@ -332,17 +345,6 @@ export function affectedFiles(reparsed: readonly string[], prev: IndexCache, fil
       if (x.calls.some((c) => names.has(c.name)) || x.classes.some((c) => c.bases.some((b) => names.has(b.slice(b.lastIndexOf(".") + 1))))) out.add(p);
     }
   return out;
-}
-
-function snapshotOfFiles(records: Record<string, FileRecordState>, paths: readonly string[]): GraphSnapshot {
-  const s: GraphSnapshot = { nodes: new Map(), edges: new Map() };
-  for (const p of paths) {
-    const r = records[p];
-    if (!r) continue;
-    for (const [k, v] of r.nodes) s.nodes.set(k, v);
-    for (const [k, v] of r.edges) s.edges.set(k, v);
-  }
-  return s;
 }
 
 function hashConfig(all: ReadonlySet<string>, repo: RepoView): string {
