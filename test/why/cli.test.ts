@@ -151,15 +151,16 @@ describe("guard why decide", () => {
 });
 
 describe("guard demo", () => {
-  test("--scenario why and why-weak behave as they say; an unknown scenario is not built yet", () => {
+  test("--scenario why and why-weak behave as they say; an unknown scenario is a usage error", () => {
     const block = guard(["demo", "--scenario", "why"], tmpdir());
     expect(block.code).toBe(0);
     expect(block.stdout).toContain("the pre-commit hook refused the commit");
     const weak = guard(["demo", "--scenario", "why-weak", "--json"], tmpdir());
     expect(weak.code).toBe(0);
     expect(JSON.parse(weak.stdout).data).toMatchObject({ scenario: "why-weak", verdict: "warn", committed: true, risk: 58 });
-    const other = guard(["demo", "--scenario", "select"], tmpdir());
+    const other = guard(["demo", "--scenario", "no-such-scenario"], tmpdir());
     expect(other.code).toBe(64);
-    expect(other.stderr).toContain("scenario select not built yet");
+    expect(other.stderr).toContain("no scenario no-such-scenario");
+    expect(other.stderr).toContain("known scenarios:");
   });
 });

@@ -15,7 +15,7 @@ export const demo: CommandSpec = {
     const { SCENARIOS, scenarioNamed } = await import("../demo/registry.ts");
     const names = SCENARIOS.map((s) => s.name).join(", ");
     const scenario = scenarioNamed(typeof options.scenario === "string" ? options.scenario : "select");
-    if (!scenario) throw new GuardError(`scenario ${options.scenario} not built yet`, undefined, `known scenarios: ${names}`, EXIT.USAGE, "E_USAGE");
+    if (!scenario) throw new GuardError(`no scenario ${options.scenario}`, undefined, `known scenarios: ${names}`, EXIT.USAGE, "E_USAGE");
     const { existsSync, mkdtempSync, readdirSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join, resolve } = await import("node:path");
