@@ -10,6 +10,7 @@ import { buildPythonFixture } from "../../fixtures/evidence/python/build.ts";
 import { writeFiles } from "../../fixtures/evidence/repo.ts";
 import { recordJs } from "../../src/graph/evidence/js/record.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
+import { FILE_CONFIDENCE } from "../../src/graph/schema-evidence.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { golden, graphEvidence } from "./golden.ts";
 import { jsRunners } from "./runners.ts";
@@ -87,6 +88,20 @@ describe("guard evidence on fixture projects", () => {
     expect(ev.tests.map((t) => [t.id, t.outcome])).toEqual([["test/names.test.ts::loads names", "passed"], ["test/own-env.test.ts::own environment", "passed"]]);
     expect(ev.coverage["test/own-env.test.ts::own environment"]).toEqual({});
     expect(ev.notes.join("\n")).toContain("1 test(s) ran outside guard's test environment");
+  });
+
+  test("bun test: per-test-file evidence, every edge marked granularity file with lower confidence", async () => {
+    const dir = tmp("bun");
+    // guard's own devDependency is the real bun the fixture runs under.
+    buildJsFixture("bun", dir, join(import.meta.dir, "..", "..", "node_modules"));
+    const graph = engine.graph();
+    const report = await recordEvidence(dir, { graph });
+    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([["canary", true], ["every-passing-test-has-evidence", true]]);
+    expect(report.tests).toEqual({ total: 6, passed: 5, failed: 1, skipped: 0 });
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "js", "bun.golden.json"), actual));
+    const { rows } = await graph.roQuery(`MATCH (:Function)-[r:COVERED_BY]->(t:Test) RETURN DISTINCT r.granularity AS g, r.confidence AS c, t.evidence_granularity AS tg`);
+    expect(rows).toEqual([{ g: "file", c: FILE_CONFIDENCE, tg: "file" }]);
   });
 
   test("go test: one run per test, goldens", async () => {

@@ -67,7 +67,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
         if (select && !sel) continue;
         parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel }));
       } else if (eco === "js") {
-        const sel = select ? [...new Set(["vitest", "node:test", "jest"].flatMap((f) => select!.get(f) ?? []))] : undefined;
+        const sel = select ? [...new Set(["vitest", "node:test", "jest", "bun:test"].flatMap((f) => select!.get(f) ?? []))] : undefined;
         if (sel && sel.length === 0) continue;
         parts.push(await recordJs({ root, files: sel }));
       } else {

@@ -2,7 +2,7 @@
  * What a recorder produces: neutral, graph-free evidence of what each test executed.
  * Paths are relative to the repository root with "/" separators; lines are 1-based.
  */
-export type Framework = "pytest" | "node:test" | "vitest" | "jest" | "go";
+export type Framework = "pytest" | "node:test" | "vitest" | "jest" | "bun:test" | "go";
 export type Outcome = "passed" | "failed" | "skipped";
 
 export interface RecordedTest {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, posix, relative } from "node:path";
 import { emptyEvidence, unionLines, type Evidence, type RecordedTest } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
+import { runPool } from "../pool.ts";
 import { parseCoverProfile, parseVerboseResults } from "./profile.ts";
 
 export interface GoOptions {
@@ -149,12 +150,4 @@ function testFiles(root: string, pkgDir: string): Map<string, string> {
     for (const m of text.matchAll(/^func ((?:Test|Example|Fuzz)\w*)\(/gm)) out.set(m[1]!, relative(root, join(pkgDir, f)).split("\\").join("/"));
   }
   return out;
-}
-
-export async function runPool(jobs: (() => Promise<void>)[], width: number): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < jobs.length) await jobs[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, jobs.length)) }, lane));
 }

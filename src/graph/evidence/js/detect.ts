@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export type JsRunner = "vitest" | "jest" | "node:test";
+export type JsRunner = "vitest" | "jest" | "node:test" | "bun";
 export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
 
 export interface JsProject {
@@ -33,7 +33,7 @@ export function addDevCommand(pm: PackageManager, pkg: string): string {
   return pm === "npm" ? `npm install --save-dev ${pkg}` : pm === "yarn" ? `yarn add --dev ${pkg}` : `${pm} add -D ${pkg}`;
 }
 
-/** The project's test runner from package.json: a vitest or jest dependency, else `node --test` in the test script. */
+/** The project's test runner from package.json: a vitest or jest dependency, else `node --test` or `bun test` in the test script. */
 export function detectJsProject(dir: string): JsProject | undefined {
   const path = join(dir, "package.json");
   if (!existsSync(path)) return undefined;
@@ -57,5 +57,6 @@ export function detectJsProject(dir: string): JsProject | undefined {
   }
   if ("jest" in deps || /\bjest\b/.test(script)) return { runner: "jest", packageManager, bin: bin("jest"), nodeTestArgs };
   if (nodeTest) return { runner: "node:test", packageManager, nodeTestArgs };
+  if (/\bbun\s+test\b/.test(script)) return { runner: "bun", packageManager, nodeTestArgs };
   return undefined;
 }

@@ -8,6 +8,7 @@ import { ensureStateDir } from "../../../state/paths.ts";
 import type { Evidence } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
+import { recordBun } from "./bun.ts";
 import { jestBases, jestCommand, parseJestResults } from "./jest.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
@@ -30,6 +31,8 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   if (!project) throw recordingFailed("no JavaScript test runner found", "package.json names no vitest or jest and its test script runs no `node --test`", "add a test script");
   if (project.bin && !existsSync(project.bin))
     throw toolMissing(project.runner, `${dir}/node_modules`, `${project.packageManager} install` + (project.runner === "node:test" ? "" : ` (or ${addDevCommand(project.packageManager, project.runner)})`));
+
+  if (project.runner === "bun") return recordBun({ root: opts.root, dir, files: opts.files });
 
   const hooks = join(ensureStateDir(opts.root), `evidence-hooks-${process.pid}`);
   const out = join(hooks, "out");
