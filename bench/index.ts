@@ -10,7 +10,8 @@
  *
  * Everything lands in the git-ignored bench/.work/; each project is copied into a git repository there
  * (fixed identity) and never committed. For each project, medians over --runs:
- *   full         whole-process wall time of `guard index --json` with no graph and no local state
+ *   full         whole-process wall time of `guard index --json` (the compiled binary, built by
+ *                scripts/build.ts into bench/.work/guard-bin) with no graph and no local state
  *                (runtime and grammar load, parse, resolve, graph writes); peak RSS of that process
  *   incremental  whole-process wall time of `guard index --json` after appending one function to one file
  *   throughput   parse+extract lines/s in this process on one core: the first (cold) pass and the median
@@ -19,7 +20,7 @@
  * Writes bench/results/index.md (machine, date, figures).
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -63,8 +64,10 @@ interface Project {
   fetch(): string;
   /** A source file to edit for the incremental run. */
   editFile: string;
-  /** A function appended to it, in its language. */
+  /** A function appended to it, in its language (changes the file's names). */
   edit: string;
+  /** A comment appended to it (changes content, not names). */
+  comment: string;
 }
 
 const PROJECTS: Project[] = [
@@ -81,6 +84,7 @@ const PROJECTS: Project[] = [
     },
     editFile: "src/flask/helpers.py",
     edit: "\n\ndef _bench_added(x):\n    return get_debug_flag() or x\n",
+    comment: "\n# edited\n",
   },
   {
     name: "go-cmp",
@@ -91,6 +95,7 @@ const PROJECTS: Project[] = [
     },
     editFile: "cmp/compare.go",
     edit: "\n\nfunc benchAdded(x int) int {\n\treturn x + 1\n}\n",
+    comment: "\n// edited\n",
   },
   {
     name: "zod",
@@ -105,6 +110,7 @@ const PROJECTS: Project[] = [
     },
     editFile: "src/v4/core/util.ts",
     edit: "\n\nexport function benchAdded(x: number): number {\n  return x + 1;\n}\n",
+    comment: "\n// edited\n",
   },
 ];
 
@@ -127,16 +133,17 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-function guardIndex(repo: string): { wallMs: number; maxRssMb: number; report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number } } {
+const BIN = join(WORK, "guard-bin");
+
+function guardIndex(repo: string): { wallMs: number; cpuMs: number; maxRssMb: number; report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number } } {
   const t0 = performance.now();
-  const p = Bun.spawnSync([process.execPath, join(ROOT, "src", "cli", "main.ts"), "index", "--json"], { cwd: repo, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawnSync([BIN, "index", "--json"], { cwd: repo, stdout: "pipe", stderr: "pipe" });
   const wallMs = performance.now() - t0;
   if (p.exitCode !== 0) throw new Error(`guard index failed in ${repo}: ${p.stderr.toString()}`);
   const env = JSON.parse(p.stdout.toString()) as { data: ReturnType<typeof guardIndex>["report"] };
-  // Bun reports maxRSS in bytes... on Linux the kernel's ru_maxrss is KiB; normalise to MiB either way.
-  const raw = Number(p.resourceUsage?.maxRSS ?? 0);
-  const maxRssMb = raw > 1e7 ? raw / 1048576 : raw / 1024;
-  return { wallMs, maxRssMb, report: env.data };
+  const maxRssMb = Number(p.resourceUsage?.maxRSS ?? 0) / 1048576;
+  const cpuMs = p.resourceUsage ? Number(p.resourceUsage.cpuTime.user + p.resourceUsage.cpuTime.system) / 1000 : 0;
+  return { wallMs, cpuMs, maxRssMb, report: env.data };
 }
 
 async function throughput(repo: string): Promise<{ lines: number; coldLps: number; warmLps: number }> {
@@ -160,10 +167,13 @@ async function throughput(repo: string): Promise<{ lines: number; coldLps: numbe
 }
 
 mkdirSync(WORK, { recursive: true });
+process.stderr.write("building the binary\n");
+run([process.execPath, join(ROOT, "scripts", "build.ts"), "--outfile", BIN], ROOT);
 const server = await ensureEmbedded({ home: HOME, idleTimeoutSeconds: 600 });
 const client = await GraphClient.connect({ kind: "socket", path: server.socket });
 
 const rows: string[] = [];
+const loadBefore = loadavg()[0]!;
 for (const p of PROJECTS) {
   if (ONLY && p.name !== ONLY) continue;
   process.stderr.write(`${p.name}: preparing\n`);
@@ -171,6 +181,8 @@ for (const p of PROJECTS) {
   const graph = client.graph(graphName(repo));
   const full: ReturnType<typeof guardIndex>[] = [];
   const incr: ReturnType<typeof guardIndex>[] = [];
+  const edit: ReturnType<typeof guardIndex>[] = [];
+  const none: ReturnType<typeof guardIndex>[] = [];
   const original = readFileSync(join(repo, p.editFile), "utf8");
   for (let i = 0; i < RUNS; i++) {
     process.stderr.write(`${p.name}: run ${i + 1}/${RUNS}\n`);
@@ -178,8 +190,13 @@ for (const p of PROJECTS) {
     rmSync(join(repo, ".guard", "index"), { recursive: true, force: true });
     writeFileSync(join(repo, p.editFile), original);
     full.push(guardIndex(repo));
-    // Let the racy-stat window pass so the incremental run sees only the edited file as changed.
+    // Let the racy-stat window pass so the incremental runs see only the edited file as changed.
     await Bun.sleep(2100);
+    none.push(guardIndex(repo));
+    appendFileSync(join(repo, p.editFile), p.comment);
+    const c = guardIndex(repo);
+    if (c.report.parsed !== 1) throw new Error(`${p.name}: incremental run parsed ${c.report.parsed} files, expected 1`);
+    edit.push(c);
     appendFileSync(join(repo, p.editFile), p.edit);
     const r = guardIndex(repo);
     if (r.report.parsed !== 1) throw new Error(`${p.name}: incremental run parsed ${r.report.parsed} files, expected 1`);
@@ -188,10 +205,14 @@ for (const p of PROJECTS) {
   writeFileSync(join(repo, p.editFile), original);
   const tp = await throughput(repo);
   const f0 = full[0]!.report;
+  const ms = (xs: number[]) => `${Math.round(median(xs))} ms`;
+  const wall = (rs: ReturnType<typeof guardIndex>[]) => ms(rs.map((r) => r.wallMs));
+  const cpuOf = (rs: ReturnType<typeof guardIndex>[]) => ms(rs.map((r) => r.cpuMs));
+  const idx = (rs: ReturnType<typeof guardIndex>[]) => ms(rs.map((r) => r.report.seconds * 1000));
   rows.push(
     `| ${p.name} (${version}) | ${f0.files} | ${f0.lines.toLocaleString("en-US")} | ${f0.functions} / ${f0.tests} / ${f0.edges} | ` +
-      `${(median(full.map((r) => r.wallMs)) / 1000).toFixed(2)} s | ${median(full.map((r) => r.report.seconds)).toFixed(2)} s | ` +
-      `${Math.round(median(full.map((r) => r.maxRssMb)))} MiB | ${Math.round(median(incr.map((r) => r.wallMs)))} ms | ${Math.round(median(incr.map((r) => r.report.seconds * 1000)))} ms | ` +
+      `${(median(full.map((r) => r.wallMs)) / 1000).toFixed(2)} s / ${(median(full.map((r) => r.cpuMs)) / 1000).toFixed(2)} s / ${median(full.map((r) => r.report.seconds)).toFixed(2)} s | ` +
+      `${Math.round(median(full.map((r) => r.maxRssMb)))} MiB | ${wall(none)} / ${idx(none)} | ${wall(edit)} / ${cpuOf(edit)} / ${idx(edit)} | ${wall(incr)} / ${cpuOf(incr)} / ${idx(incr)} | ` +
       `${Math.round(tp.coldLps).toLocaleString("en-US")} | ${Math.round(tp.warmLps).toLocaleString("en-US")} |`,
   );
   process.stderr.write(`${rows.at(-1)}\n`);
@@ -202,24 +223,27 @@ await client.close();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${process.platform}/${process.arch}, Bun ${Bun.version}`;
 const table = [
-  "| project | files | lines | functions / tests / edges | full: process wall | full: indexer | full: peak RSS | incremental: process wall | incremental: indexer | parse+extract cold (lines/s) | parse+extract warm (lines/s) |",
+  "| project | files | lines | functions / tests / edges | full: wall / CPU / indexer | full: peak RSS | no change: wall / indexer | edit (comment): wall / CPU / indexer | new function: wall / CPU / indexer | parse+extract cold (lines/s) | parse+extract warm (lines/s) |",
   "|---|---|---|---|---|---|---|---|---|---|---|",
   ...rows,
 ].join("\n");
 const md = `# guard index: indexing figures
 
-Machine: ${machine} (shared, noisy: medians of ${RUNS} runs).
+Machine: ${machine} (shared with other work: 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end; medians of ${RUNS} runs).
 Date: ${new Date().toISOString().slice(0, 10)}. Command: \`bun bench/index.ts --runs ${RUNS}\`.
 
 Sources: ${PROJECTS.filter((p) => !ONLY || p.name === ONLY).map((p) => `${p.name}: ${p.source}`).join("; ")}.
 
 ${table}
 
-- *full: process wall* is the whole \`guard index --json\` process (from source with Bun; runtime start, engine
+- *full: process wall* is the whole \`guard index --json\` process of the compiled binary (runtime start, engine
   connect, grammar load, parse, resolution, graph writes in UNWIND batches) with no graph and no local state.
   *full: indexer* is the indexer's own time inside that process.
-- *incremental* is the same command after appending one function to one file (exactly one file re-parsed,
-  the graph diff written).
+- *no change* runs the command again with nothing changed (answered from the local state).
+  *edit (comment)* appends a comment to one file (content changes, names do not: only that file is
+  linked again). *new function* then appends a function to it (its names change: its importers and the
+  files calling that name are linked again). Each re-parses exactly one file and writes the graph diff.
+  *CPU* is the process's user+system time: less sensitive to the machine being shared than wall time.
 - *parse+extract* is CPU time in one process on one core over every indexed file: *cold* is the first pass
   (WebAssembly still tiering up, grammar just loaded), *warm* the median of the passes after it.
 
