@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { FileExtract } from "../code/extract/types.ts";
+import type { CallSite, FileExtract } from "../code/extract/types.ts";
 import { GuardError } from "../cli/errors.ts";
 import { ensureStateDir } from "../state/paths.ts";
 
@@ -85,7 +85,7 @@ function writeAtomic(path: string, value: unknown): void {
 export function writeIndexState(root: string, state: IndexState, cache?: IndexCache): void {
   ensureStateDir(root);
   mkdirSync(dirFor(root), { recursive: true });
-  if (cache) writeAtomic(cacheFile(root), cache);
+  if (cache) writeAtomic(cacheFile(root), { ...cache, extracts: mapValues(cache.extracts, packCalls) });
   writeAtomic(stateFile(root), state);
 }
 
@@ -95,11 +95,25 @@ export function readIndexCache(root: string, token: string): IndexCache | undefi
   if (!existsSync(path)) return undefined;
   try {
     const c = JSON.parse(readFileSync(path, "utf8")) as IndexCache;
-    return c.token === token ? c : undefined;
+    return c.token === token ? { ...c, extracts: mapValues(c.extracts, unpackCalls) } : undefined;
   } catch {
     return undefined;
   }
 }
+
+// Call sites are most of a cache: stored as tuples [from, kind, name, line, object?].
+type PackedCall = [string, CallSite["kind"], string, number, string?];
+const mapValues = <A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> => {
+  const out: Record<string, B> = {};
+  for (const k in o) out[k] = f(o[k]!);
+  return out;
+};
+const packCalls = (x: FileExtract): FileExtract =>
+  ({ ...x, calls: x.calls.map((c) => (c.object === undefined ? [c.from, c.kind, c.name, c.line] : [c.from, c.kind, c.name, c.line, c.object])) }) as unknown as FileExtract;
+const unpackCalls = (x: FileExtract): FileExtract => ({
+  ...x,
+  calls: (x.calls as unknown as PackedCall[]).map(([from, kind, name, line, object]) => (object === undefined ? { from, kind, name, line } : { from, kind, name, object, line })),
+});
 
 /**
  * One indexer per repository at a time (hooks may start several). Waits up to `waitMs` for another run to
