@@ -99,7 +99,7 @@ async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
     case "pre-edit": {
       const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
       if (base.decision !== "ALLOW" || !taskOpen(root)) return base;
-      const { preEditScopeCheck } = await import("../decide/gate/host.ts");
+      const { preEditScopeCheck } = await import("../act/gate/host.ts");
       const scoped = combine((ev.filePaths ?? []).map((p) => preEditScopeCheck(root, ev.sessionId, resolve(ev.cwd, p))));
       return scoped.decision === "ALLOW" ? base : scoped;
     }
@@ -107,7 +107,7 @@ async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       if (!findRepoRoot(ev.cwd)) return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not a git repository; no stop gate` };
       try {
         // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
-        const gate = taskOpen(root) ? await (await import("../decide/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
+        const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
         if (gate) return gate;
         return stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
       } catch (e) {

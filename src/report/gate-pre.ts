@@ -1,4 +1,4 @@
-import type { PreResult } from "../decide/gate/pre.ts";
+import type { PreResult } from "../act/gate/pre.ts";
 import { envelope, type Envelope } from "./envelope.ts";
 
 const list = (xs: string[], n: number) => (xs.length === 0 ? "none" : xs.length <= n ? xs.join(", ") : `${xs.slice(0, n).join(", ")} and ${xs.length - n} more`);

@@ -18,7 +18,7 @@ export async function runTaskForm(root: string, args: string[], command: string[
       "E_USAGE",
     );
   for (const flag of ["base", "staged", "shadow"]) if (options[flag] !== undefined) throw new GuardError(`--${flag} belongs to the test-running form of guard run`, undefined, 'drop it, or drop the task and the "-- <command>"', EXIT.USAGE, "E_USAGE");
-  const { runSandwich } = await import("../decide/gate/sandwich.ts");
+  const { runSandwich } = await import("../act/gate/sandwich.ts");
   const r = await runSandwich(root, { task: args[0]!, command, scope: asList(options.scope), allowDirty: options.allowDirty === true, commandStdout: options.json ? "stderr" : "inherit" });
   if (options.json) printJson(envelope("gate-run", { session: r.pre.session, commandExit: r.commandExit, post: r.post.report }, r.post.report.verdict === "APPROVED"));
   else process.stdout.write(`${formatPre(r.pre)}\n${formatPost(r.post.report)}`);

@@ -4,8 +4,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildGateRepo, edit, removeRepo, SCOPE, write } from "../../fixtures/gate/build.ts";
-import { preEditScopeCheck } from "../../src/decide/gate/host.ts";
-import { sharedTree } from "../../src/report/doctor/gate-checks.ts";
+import { preEditScopeCheck } from "../../src/act/gate/host.ts";
+import { sharedTree } from "../../src/cli/doctor/gate-checks.ts";
 import { guard } from "../helpers/repo.ts";
 
 const FAST = { gate: { graph: "never", tests: false, build: false } };

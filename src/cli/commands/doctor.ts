@@ -14,7 +14,7 @@ export const doctor: CommandSpec = {
   async action(_args, options) {
     const cwd = options.cwd ?? process.cwd();
     const { settingsFromOptions } = await import("../../graph/engine/settings-from-options.ts");
-    const { runDoctor } = await import("../../report/doctor/run.ts");
+    const { runDoctor } = await import("../doctor/run.ts");
     const { doctorEnvelope, formatDoctor } = await import("../../report/doctor/format.ts");
     const { printJson } = await import("../../report/envelope.ts");
     const { settings, root } = settingsFromOptions(cwd, options);

@@ -18,8 +18,8 @@ export const post: CommandSpec = {
     const focus = options.focus === undefined ? undefined : String(options.focus);
     if (focus !== undefined && (!(PILLARS as readonly string[]).includes(focus) || focus === "diff"))
       throw new GuardError(`unknown pillar: ${focus}`, undefined, `use one of ${PILLARS.filter((p) => p !== "diff").join(", ")}`, EXIT.USAGE, "E_USAGE");
-    const { runPost } = await import("../../decide/gate/post.ts");
-    const { settleApproval } = await import("../../decide/gate/approve.ts");
+    const { runPost } = await import("../../act/gate/post.ts");
+    const { settleApproval } = await import("../../act/gate/approve.ts");
     const outcome = settleApproval(root, await runPost(root, { focus: focus as never, session: typeof options.session === "string" ? options.session : undefined }));
     const { formatPost, postEnvelope } = await import("../../report/gate-post.ts");
     if (options.json) {

@@ -20,7 +20,7 @@ export const pre: CommandSpec = {
     const root = requireRepoRoot(options.cwd ?? process.cwd());
     const task = args[0] ?? "";
     if (!options.widen && !task.trim()) throw new GuardError("guard pre needs the task", undefined, 'guard pre "<what the task does>" --scope "<glob>"', EXIT.USAGE, "E_USAGE");
-    const { runPre } = await import("../../decide/gate/pre.ts");
+    const { runPre } = await import("../../act/gate/pre.ts");
     const r = await runPre(root, {
       task,
       scope: asList(options.scope),

@@ -3,7 +3,7 @@ import type { EngineHandle, EngineSettings } from "../../graph/engine/index.ts";
 
 /**
  * `guard doctor` is a list of check records. A check looks at one thing, says ok / warn / fail / info
- * in one line, and may repair it under `--fix`. Areas add theirs in checks.ts (one import, one entry).
+ * in one line, and may repair it under `--fix`. Areas add theirs in checks.ts beside this file (one import, one entry).
  */
 export type CheckStatus = "ok" | "warn" | "fail" | "info";
 

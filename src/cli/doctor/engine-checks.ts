@@ -1,4 +1,4 @@
-import { describeError } from "../../cli/errors.ts";
+import { describeError } from "../errors.ts";
 import { describeTarget } from "../../graph/client.ts";
 import { graphName } from "../../graph/name.ts";
 import type { DoctorCheck } from "./check.ts";

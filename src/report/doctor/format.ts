@@ -1,5 +1,5 @@
 import { envelope, type Envelope } from "../envelope.ts";
-import type { DoctorReport } from "./run.ts";
+import type { DoctorReport } from "../../cli/doctor/run.ts";
 
 export const doctorEnvelope = (r: DoctorReport): Envelope<DoctorReport> => envelope("doctor", r, r.ok);
 

@@ -1,19 +1,19 @@
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";
-import { worktreeFingerprint } from "../../act/approval/fingerprint.ts";
-import { blastRadius } from "./blast.ts";
-import { changedPaths, fileChanges } from "./diff.ts";
-import { removedExportCallers } from "./graph-callers.ts";
+import { worktreeFingerprint } from "../approval/fingerprint.ts";
+import { blastRadius } from "../../decide/gate/blast.ts";
+import { changedPaths, fileChanges } from "../../decide/gate/diff.ts";
+import { removedExportCallers } from "../../decide/gate/graph-callers.ts";
 import { health } from "./health.ts";
-import { hygiene } from "./hygiene.ts";
-import { checkInvariants } from "./invariants.ts";
-import { applyRules } from "./rules/apply.ts";
-import { requireSession } from "./session.ts";
-import { editsBySession, partitionBySession, sessionFromContext } from "./sessions.ts";
-import { simplicity } from "./simplicity.ts";
-import type { ChangedPath, FileChange, Finding, Pillar, PostReport, Session } from "./types.ts";
-import { sortFindings, verdictOf } from "./verdict.ts";
-import { whyFindings } from "./why.ts";
+import { hygiene } from "../../decide/gate/hygiene.ts";
+import { checkInvariants } from "../../decide/gate/invariants.ts";
+import { applyRules } from "../../decide/gate/rules/apply.ts";
+import { requireSession } from "../../decide/gate/session.ts";
+import { editsBySession, partitionBySession, sessionFromContext } from "../../decide/gate/sessions.ts";
+import { simplicity } from "../../decide/gate/simplicity.ts";
+import type { ChangedPath, FileChange, Finding, Pillar, PostReport, Session } from "../../decide/gate/types.ts";
+import { sortFindings, verdictOf } from "../../decide/gate/verdict.ts";
+import { whyFindings } from "../../decide/gate/why.ts";
 
 export interface PostOptions {
   focus?: Pillar;
@@ -88,7 +88,7 @@ export async function runPost(root: string, o: PostOptions = {}): Promise<PostOu
     if (findings.some((f) => f.severity === "hard")) llm = { ran: false, note: "no LLM review: the hard findings above already decide" };
     else if (changes.length === 0) llm = { ran: false, note: "no LLM review: nothing to review" };
     else {
-      const { llmReview } = await import("./llm/review.ts");
+      const { llmReview } = await import("../../decide/gate/llm/review.ts");
       const r = await llmReview(cfg.gate.llm, session.task, changes);
       findings.push(...r.findings);
       llm = { ran: r.ran, note: r.note };

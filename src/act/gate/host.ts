@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { worktreeFingerprint } from "../../act/approval/fingerprint.ts";
+import { worktreeFingerprint } from "../approval/fingerprint.ts";
 import { describeError } from "../../cli/errors.ts";
 import { ensureStateDir } from "../../state/paths.ts";
-import { allow, type Decision } from "../decision.ts";
-import { changedPaths } from "./diff.ts";
-import { inScope } from "./scope.ts";
-import { loadSession } from "./session.ts";
+import { allow, type Decision } from "../../decide/decision.ts";
+import { changedPaths } from "../../decide/gate/diff.ts";
+import { inScope } from "../../decide/gate/scope.ts";
+import { loadSession } from "../../decide/gate/session.ts";
 
 /**
  * The gate inside agent hooks. pre-edit: the task owner may not edit outside the declared scope (ASK,

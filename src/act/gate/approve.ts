@@ -1,6 +1,6 @@
-import { clearApproval, writeApproval } from "../../act/approval/store.ts";
+import { clearApproval, writeApproval } from "../approval/store.ts";
 import type { PostOutcome } from "./post.ts";
-import { readSessionBytes } from "./session.ts";
+import { readSessionBytes } from "../../decide/gate/session.ts";
 
 /**
  * After a full `post`: APPROVED signs the judged files as they are now; REVISE withdraws this session's

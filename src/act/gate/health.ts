@@ -1,5 +1,5 @@
-import type { BuildCommand } from "./ecosystems.ts";
-import type { Finding } from "./types.ts";
+import type { BuildCommand } from "../../decide/gate/ecosystems.ts";
+import type { Finding } from "../../decide/gate/types.ts";
 
 export interface HealthResult {
   findings: Finding[];
@@ -38,7 +38,7 @@ export async function health(root: string, base: string | undefined, build: Buil
   let testsNote: string | undefined;
   if (opts.tests) {
     try {
-      const { runSelection } = await import("../../act/runners/run-selection.ts");
+      const { runSelection } = await import("../runners/run-selection.ts");
       const r = await runSelection(root, { base, stream: false, timeoutMs: opts.timeoutMs });
       const failed = r.summary.results.filter((t) => t.outcome === "failed");
       const passedN = r.summary.results.filter((t) => t.outcome === "passed").length;
@@ -49,7 +49,7 @@ export async function health(root: string, base: string | undefined, build: Buil
       }
     } catch (e) {
       const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
-      const { runSuite } = await import("../select/run-suite.ts");
+      const { runSuite } = await import("../../decide/select/run-suite.ts");
       const s = runSuite(root, { timeoutMs: opts.timeoutMs });
       testsNote = `full suite (selection failed: ${why}): ${s.passed ? "passed" : "failed"}`;
       if (!s.passed) findings.push({ code: "HEALTH-TESTS", pillar: "health", severity: "hard", message: `tests fail: ${s.failed.slice(0, 4).join(", ") || tail(s.report, 2)}` });

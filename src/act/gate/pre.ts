@@ -4,17 +4,17 @@ import { EXIT } from "../../cli/exit-codes.ts";
 import { headSha } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";
-import { worktreeFingerprint } from "../../act/approval/fingerprint.ts";
-import { clearApproval } from "../../act/approval/store.ts";
-import { changedPaths } from "./diff.ts";
-import { detectDomains } from "./domains.ts";
-import { detectBuild } from "./ecosystems.ts";
-import { impactRange } from "./impact.ts";
-import { baselineInvariants, InvariantFileError, loadInvariants, treeFiles } from "./invariants.ts";
-import { normalizeScope } from "./scope.ts";
-import { loadSession, saveSession } from "./session.ts";
-import { sessionFromContext } from "./sessions.ts";
-import type { Session } from "./types.ts";
+import { worktreeFingerprint } from "../approval/fingerprint.ts";
+import { clearApproval } from "../approval/store.ts";
+import { changedPaths } from "../../decide/gate/diff.ts";
+import { detectDomains } from "../../decide/gate/domains.ts";
+import { detectBuild } from "../../decide/gate/ecosystems.ts";
+import { impactRange } from "../../decide/gate/impact.ts";
+import { baselineInvariants, InvariantFileError, loadInvariants, treeFiles } from "../../decide/gate/invariants.ts";
+import { normalizeScope } from "../../decide/gate/scope.ts";
+import { loadSession, saveSession } from "../../decide/gate/session.ts";
+import { sessionFromContext } from "../../decide/gate/sessions.ts";
+import type { Session } from "../../decide/gate/types.ts";
 
 export interface PreOptions {
   task: string;
