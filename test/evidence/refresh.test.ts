@@ -9,8 +9,8 @@ import { commitAll } from "../../fixtures/evidence/repo.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { recordPytest } from "../../src/graph/evidence/python/record.ts";
 import { graphName } from "../../src/graph/name.ts";
-import type { DoctorContext } from "../../src/report/doctor/check.ts";
-import { evidencePresent } from "../../src/report/doctor/evidence-check.ts";
+import type { DoctorContext } from "../../src/cli/doctor/check.ts";
+import { evidencePresent } from "../../src/cli/doctor/evidence-check.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 
 let engine: TestEngine;
