@@ -28,6 +28,12 @@ if [[ -z "${GUARD_REDIS_SERVER:-}" ]] && command -v python3 >/dev/null; then
   fi
 fi
 
+# The demo's sample project is a Python package tested with pytest; guard records its evidence with coverage.
+if command -v python3 >/dev/null && ! python3 -c "import pytest, coverage" 2>/dev/null; then
+  say "Python test runner for the demo (pip: pytest, coverage)"
+  pip_install pytest==9.2.0 coverage==7.17.5
+fi
+
 if [[ $dev == 1 ]]; then
   if command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
     # qemu-user-static + the arm64 C library run the linux-arm64 binary in the release smoke test;
@@ -42,8 +48,10 @@ if [[ $dev == 1 ]]; then
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     fi
   fi
-  say "Python test runners (pip: pytest, coverage, pytest-xdist)"
-  pip_install pytest coverage pytest-xdist
+  if ! python3 -c "import xdist" 2>/dev/null; then
+    say "pip: pytest-xdist (the evidence tests merge parallel pytest runs)"
+    pip_install pytest-xdist==3.8.0
+  fi
   command -v go >/dev/null || say "warning: no Go toolchain on PATH; the Go cases need one"
 fi
 
