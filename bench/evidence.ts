@@ -8,9 +8,10 @@
  *   flask   its sdist from PyPI (`pip download --no-deps --no-binary :all: flask`), deps in a venv there
  *   uuid    github.com/google/uuid from the Go module proxy (`go mod download`)
  *   vitest  guard's own TypeScript vitest fixture (fixtures/evidence/js), vitest from npm
+ *   jest    guard's own TypeScript jest fixture (babel-jest), jest from npm
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, hostname } from "node:os";
+import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
 import { buildJsFixture } from "../fixtures/evidence/js/build.ts";
 import { commitAll, gitIn } from "../fixtures/evidence/repo.ts";
@@ -71,15 +72,17 @@ function uuid(): { dir: string; plain: string[] } {
   return { dir, plain: ["go", "test", "-count=1", "./..."] };
 }
 
-function vitest(): { dir: string; plain: string[] } {
-  const dir = join(WORK, "vitest-fixture");
+function jsFixture(kind: "vitest" | "jest", plain: string[]): { dir: string; plain: string[] } {
+  const dir = join(WORK, `${kind}-fixture`);
   if (!existsSync(dir)) {
     const nm = join(import.meta.dir, "..", "test", "evidence", ".cache", "js-runners", "node_modules");
-    if (!existsSync(nm)) throw new Error("run test/evidence/record.test.ts once first (it installs vitest into its cache)");
-    buildJsFixture("vitest", dir, nm);
+    if (!existsSync(join(nm, ".bin", kind))) throw new Error(`run \`bun test/evidence/runners.ts\` once first (it installs vitest and jest into the test cache)`);
+    buildJsFixture(kind, dir, nm);
   }
-  return { dir, plain: ["node_modules/.bin/vitest", "run"] };
+  return { dir, plain };
 }
+const vitest = () => jsFixture("vitest", ["node_modules/.bin/vitest", "run"]);
+const jest = () => jsFixture("jest", ["node_modules/.bin/jest", "--ci"]);
 
 interface Row {
   project: string;
@@ -128,15 +131,17 @@ async function measure(name: string, p: { dir: string; plain: string[] }): Promi
 
 const rows: Row[] = [];
 const only = process.argv[2];
-for (const [name, make] of [["flask", flask], ["go uuid", uuid], ["vitest fixture (TS)", vitest]] as const) {
+for (const [name, make] of [["flask", flask], ["go uuid", uuid], ["vitest fixture (TS)", vitest], ["jest fixture (TS)", jest]] as const) {
   if (only && !name.startsWith(only)) continue;
   rows.push(await measure(name, make()));
 }
 
 const cpu = cpus()[0]?.model ?? "unknown cpu";
+const load = loadavg().map((l) => l.toFixed(1)).join(" / ");
 const md = `# Evidence recording overhead
 
-Command: \`bun bench/evidence.ts\` (RUNS=${RUNS}, medians). Machine: ${hostname()}, ${cpus().length} × ${cpu}, shared and noisy.
+Command: \`bun bench/evidence.ts\` (RUNS=${RUNS}, medians). Machine: ${hostname()}, ${cpus().length} × ${cpu}, shared and noisy
+(load average at the end of the run, 1/5/15 min: ${load}).
 Date: ${new Date().toISOString().slice(0, 10)}. "record" is the whole \`guard evidence\`: the suite under per-test coverage,
 line → function mapping, and the FalkorDB writes (embedded engine), against a plain run of the same suite.
 Target: ratio ≤ 2.5×, 0 passing tests without evidence.
@@ -147,10 +152,10 @@ ${rows.map((r) => `| ${r.project} | ${r.tests} | ${r.passed} | ${(r.plainMs / 10
 
 Notes
 - pytest runs with coverage.py's C tracer (COVERAGE_CORE=ctrace) and one dynamic context per test.
-- Go records one test-binary run per top-level test (built once per package with -cover), two at a time;
-  the plain run is \`go test -count=1 ./...\`.
-- The JS/TS row is guard's own fixture (a real vitest run on TypeScript), not a published project: on a suite
-  this small, runner start-up dominates both sides.
+- Go: one \`go list\`, one \`go test -c -cover\` for all packages, the cover binary lists its own tests, then one
+  run of that binary per top-level test, as many at once as there are cores; the plain run is \`go test -count=1 ./...\`.
+- The JS/TS rows are guard's own fixtures (real vitest and jest runs on TypeScript), not published projects: on
+  suites this small, runner start-up dominates both sides. The jest fixture has one test that fails on purpose.
 `;
 if (!only) writeFileSync(join(import.meta.dir, "results", "evidence.md"), md);
 console.log(md);

@@ -1,6 +1,7 @@
 // The pure parts: line → function mapping, Python headers, V8 ranges, source maps, ids, diffs.
 import { expect, test } from "bun:test";
 import { changedLines } from "../../src/graph/evidence/changed.ts";
+import { parseJunit, parseLcov } from "../../src/graph/evidence/js/bun.ts";
 import { mapLinesToFunctions, pythonBodyStart } from "../../src/graph/evidence/functions.ts";
 import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
 import { executedLines } from "../../src/graph/evidence/js/v8-lines.ts";
@@ -65,4 +66,16 @@ test("go: cover profile lines with a count, top-level results of -test.v", () =>
 
 test("a coverage core that cannot switch contexts is refused, loudly", () => {
   expect(() => toEvidence([{ core: "SysMonitor", rootdir: ".", coverage: {}, reports: [], reads: {} }])).toThrow(/SysMonitor core/);
+});
+
+test("bun JUnit: nested describes give the title path, failures and skips; lcov keeps lines that ran", () => {
+  const xml = `<testsuites><testsuite name="t/a.test.ts"><testsuite name="outer"><testsuite name="in &amp; out">
+<testcase name="x &lt; y" time="0.002" /></testsuite><testcase name="bad" time="0"><failure message="m" /></testcase></testsuite>
+<testcase name="later" time="0"><skipped /></testcase></testsuite></testsuites>`;
+  expect(parseJunit(xml)).toEqual([
+    { id: "outer > in & out > x < y", outcome: "passed", durationMs: 2 },
+    { id: "outer > bad", outcome: "failed", durationMs: 0 },
+    { id: "later", outcome: "skipped", durationMs: 0 },
+  ]);
+  expect([...parseLcov("TN:\nSF:src/a.ts\nDA:1,2\nDA:2,0\nDA:3,1\nend_of_record\n")]).toEqual([["src/a.ts", [1, 3]]]);
 });

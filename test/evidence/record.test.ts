@@ -57,6 +57,17 @@ describe("guard evidence on fixture projects", () => {
     expect(actual).toEqual(golden(join(GOLDENS, "js", "node-test.golden.json"), actual));
   });
 
+  test("recording again into the same graph, not indexed in between, gives the same map", async () => {
+    const dir = tmp("nt2");
+    buildJsFixture("node-test", dir);
+    const graph = engine.graph();
+    await recordEvidence(dir, { graph });
+    const again = await recordEvidence(dir, { graph });
+    expect(again.ok).toBe(true);
+    const actual = await graphEvidence(graph);
+    expect(actual).toEqual(golden(join(GOLDENS, "js", "node-test.golden.json"), actual));
+  });
+
   test("vitest on TypeScript: lines mapped back through source maps", async () => {
     const dir = tmp("vt");
     buildJsFixture("vitest", dir, jsRunners());

@@ -40,7 +40,9 @@ export async function functionsOf(root: string, files: string[], graph?: Graph):
   const byFile = new Map<string, RawDef[]>();
   if (graph && files.length > 0) {
     const { rows } = await graph.roQuery(
-      "MATCH (f:Function) WHERE f.file IN $files RETURN f.id AS id, f.file AS file, f.kind AS kind, f.start AS start, f.end AS end",
+      // Only what the indexer wrote has line ranges; the evidence writer's stubs (a function covered before
+      // the file was indexed) have none and must not stand in for the extractor.
+      "MATCH (f:Function) WHERE f.file IN $files AND f.start IS NOT NULL RETURN f.id AS id, f.file AS file, f.kind AS kind, f.start AS start, f.end AS end",
       { files },
     );
     for (const r of rows) {
