@@ -80,7 +80,8 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   const head = headSha(root) ?? null;
   const listing = listFiles(root, isIndexed);
   phase("list");
-  const prevState = opts.full ? undefined : readIndexState(root);
+  const onDisk = readIndexState(root);
+  const prevState = opts.full ? undefined : onDisk;
   const meta = await readMeta(graph);
   phase("state");
   const inSync = prevState !== undefined && prevState.graph === graph.name && meta?.token === prevState.token && meta.version === STATE_VERSION;
@@ -220,7 +221,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   const cacheId = randomBytes(8).toString("hex");
   writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, contributions });
   phase("save");
-  const removed = prevState ? Object.keys(prevState.files).filter((p) => !files.has(p)).length : 0;
+  const removed = onDisk ? Object.keys(onDisk.files).filter((p) => !files.has(p)).length : 0;
   const changes = {
     nodesCreated: diff.createNodes.length,
     nodesUpdated: diff.updateNodes.length,
