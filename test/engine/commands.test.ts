@@ -27,7 +27,8 @@ test("guard init then guard doctor on a fresh repository (embedded engine)", asy
 
   const init = await runGuard(["init"], { cwd: repo, env });
   expect(init.code).toBe(0);
-  expect(init.stdout).toContain(`graph   ${graphName(repo)} (created)`);
+  expect(init.stdout).toMatch(new RegExp(`graph +${graphName(repo)} \\(created\\)`));
+  expect(init.stdout).toContain("evidence  skipped: no test suite found");
   expect(readFileSync(join(repo, ".git", "info", "exclude"), "utf8")).toContain("/.guard/");
   expect(existsSync(join(repo, ".guard", "config.json"))).toBe(false); // default backend: nothing written
   expect(Bun.spawnSync(["git", "status", "--porcelain"], { cwd: repo }).stdout.toString()).toBe("");
@@ -42,7 +43,7 @@ test("guard init then guard doctor on a fresh repository (embedded engine)", asy
   expect(d.data.checks[2].status).toBe("ok");
 
   const again = await runGuard(["init", "--json"], { cwd: repo, env });
-  expect(JSON.parse(again.stdout).data.graphCreated).toBe(false);
+  expect(JSON.parse(again.stdout).data.engine.graphCreated).toBe(false);
 }, 60000);
 
 test("guard doctor --fix creates the state dir and the graph", async () => {
@@ -72,7 +73,7 @@ test("server backend: a real FalkorDB on a TCP port with a password; the passwor
       await Bun.sleep(100);
     }
     expect(init!.code).toBe(0);
-    expect(JSON.parse(init!.stdout).data).toMatchObject({ backend: "server", target: `redis://127.0.0.1:${port}`, passwordNotStored: true, graphCreated: true });
+    expect(JSON.parse(init!.stdout).data.engine).toMatchObject({ backend: "server", target: `redis://127.0.0.1:${port}`, passwordNotStored: true, graphCreated: true });
     const config = readFileSync(join(repo, ".guard", "config.json"), "utf8");
     expect(JSON.parse(config)).toEqual({ engine: { backend: "server", url: `redis://127.0.0.1:${port}` } });
     expect(config).not.toContain(password);
