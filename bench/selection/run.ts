@@ -59,6 +59,11 @@ async function main() {
   const root = project.root(WORK);
   const dir = join(WORK, name);
   const tmp = mkdtempSync(join(tmpdir(), "guard-bench-"));
+  // A run stopped midway may have left a mutant in the tree: start from the project as published.
+  if (gitRaw(["status", "--porcelain", "-uno"], root).stdout.trim() !== "") {
+    console.error("the project tree had uncommitted edits (an interrupted run): restoring it");
+    gitRaw(["checkout", "-q", "--", "."], root);
+  }
 
   if (!existsSync(join(dir, "prepared.json"))) writeJson(join(dir, "prepared.json"), await prepare(root));
 
@@ -76,7 +81,10 @@ async function main() {
     ...(split === "dev" || split === "all" ? mf.dev.map((m) => ({ m, split: "dev" })) : []),
     ...(split === "test" || split === "all" ? mf.test.map((m) => ({ m, split: "test" })) : []),
     ...(split === "external" ? [...mf.dev, ...mf.test].map((m) => ({ m, split: "external" })) : []),
-  ].slice(0, limit);
+  ]
+    // The file lists module-level mutants first; evaluate in id order (a hash: a fixed, mixed order) so --limit samples every kind.
+    .sort((a, b) => (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0))
+    .slice(0, limit);
 
   // Baseline: 3 unmutated runs.
   const basePath = join(dir, "baseline.json");
