@@ -16,7 +16,8 @@ import { executePlan } from "../../src/act/runners/index.ts";
 import { pytest } from "../../src/act/runners/pytest.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { gitRaw } from "../../src/repo/git.ts";
-import { generate, type Mutant, type MutantFile } from "./mutate.ts";
+import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
+import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
 import { PROJECTS, writeJson } from "./projects.ts";
 import { loadTables, STRATEGIES } from "./strategies.ts";
@@ -31,6 +32,16 @@ export const SEED = 20260101;
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** A mutant file: dev and test splits; an external file may carry plain before/after edits instead. */
+export interface MutantFileOnDisk {
+  project: string;
+  seed: number;
+  generatedBy: string;
+  note: string;
+  dev: (FrozenMutant | Mutant)[];
+  test: (FrozenMutant | Mutant)[];
 }
 
 export interface MutantResult {
@@ -72,11 +83,12 @@ async function main() {
     if (!process.argv.includes("--generate")) throw new Error(`no mutant file ${mutantPath}; pass --generate to create it from seed ${SEED}`);
     const files = gitRaw(["ls-files", ...project.sources], root).stdout.split("\n").filter(Boolean);
     const all = await generate(root, files, SEED, 400, 40);
-    const file: MutantFile = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note: "frozen before any tuning; dev for tuning, test evaluated once", dev: [], test: [] };
-    for (const m of all) (parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(m);
+    const file: MutantFileOnDisk = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note: "frozen before any tuning; dev for tuning, test evaluated once; edits hold positions and operator text only", dev: [], test: [] };
+    for (const m of all) (parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(freeze(m));
     writeJson(mutantPath, file);
   }
-  const mf = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFile;
+  const raw = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFileOnDisk;
+  const mf = { ...raw, dev: raw.dev.map((m) => thaw(root, m)), test: raw.test.map((m) => thaw(root, m)) };
   const mutants: { m: Mutant; split: string }[] = [
     ...(split === "dev" || split === "all" ? mf.dev.map((m) => ({ m, split: "dev" })) : []),
     ...(split === "test" || split === "all" ? mf.test.map((m) => ({ m, split: "test" })) : []),
