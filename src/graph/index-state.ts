@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { CallSite, FileExtract } from "../code/extract/types.ts";
 import { GuardError } from "../cli/errors.ts";
@@ -58,11 +58,33 @@ export interface IndexCache {
   token: string;
   extracts: Record<string, FileExtract>;
   contributions: Record<string, FileContribution>;
+  /** How it was read: whether the journal ended at this cache's token, and the files' sizes. */
+  read?: { clean: boolean; baseBytes: number; journalBytes: number };
+}
+
+/** What changed since the cache a run read: only these files' entries are appended to the journal. */
+export interface CacheDelta {
+  previous: IndexCache;
+  /** Files whose extract or contribution may differ (re-parsed, linked again, or removed). */
+  paths: Iterable<string>;
 }
 
 const dirFor = (root: string) => join(root, ".guard", "index");
 const stateFile = (root: string) => join(dirFor(root), "state.json");
 const cacheFile = (root: string) => join(dirFor(root), "cache.json");
+/**
+ * Appended to by incremental runs, one JSON line per run: `{token, base, extracts, contributions}` with
+ * only the files that changed (null = removed), so a one-file edit writes a few kilobytes instead of the
+ * whole cache. Folded back into cache.json once it grows past a quarter of it.
+ */
+const journalFile = (root: string) => join(dirFor(root), "cache.jsonl");
+
+interface JournalEntry {
+  token: string;
+  base: string;
+  extracts: Record<string, FileExtract | null>;
+  contributions: Record<string, FileContribution | null>;
+}
 
 export function readIndexState(root: string): IndexState | undefined {
   const path = stateFile(root);
@@ -81,21 +103,75 @@ function writeAtomic(path: string, value: unknown): void {
   renameSync(tmp, path);
 }
 
-/** Write the cache (when given) before the state: a state never points at a cache it did not write. */
-export function writeIndexState(root: string, state: IndexState, cache?: IndexCache): void {
+/**
+ * Write the cache (when given) before the state: a state never points at a cache it did not write. With
+ * a delta from a cleanly read cache, only the changed files are appended to the journal.
+ */
+export function writeIndexState(root: string, state: IndexState, cache?: IndexCache, delta?: CacheDelta): void {
   ensureStateDir(root);
   mkdirSync(dirFor(root), { recursive: true });
-  if (cache) writeAtomic(cacheFile(root), { ...cache, extracts: mapValues(cache.extracts, packCalls) });
+  if (cache) {
+    const r = delta?.previous.read;
+    if (delta && r?.clean && r.journalBytes * 4 < r.baseBytes) {
+      const entry: JournalEntry = { token: cache.token, base: delta.previous.token, extracts: {}, contributions: {} };
+      for (const p of delta.paths) {
+        const x = cache.extracts[p];
+        entry.extracts[p] = x ? packCalls(x) : null;
+        entry.contributions[p] = cache.contributions[p] ?? null;
+      }
+      appendFileSync(journalFile(root), `${JSON.stringify(entry)}\n`);
+    } else {
+      writeAtomic(cacheFile(root), { token: cache.token, extracts: mapValues(cache.extracts, packCalls), contributions: cache.contributions });
+      rmSync(journalFile(root), { force: true });
+    }
+  }
   writeAtomic(stateFile(root), state);
 }
 
-/** The cache written with `token`, or undefined (missing, damaged, or from another run). */
+/**
+ * The cache written with `token`: cache.json plus the journal entries that lead from it to `token`, or
+ * undefined (missing, damaged, or from another run). Call sites are unpacked on first use.
+ */
 export function readIndexCache(root: string, token: string): IndexCache | undefined {
   const path = cacheFile(root);
   if (!existsSync(path)) return undefined;
   try {
-    const c = JSON.parse(readFileSync(path, "utf8")) as IndexCache;
-    return c.token === token ? { ...c, extracts: mapValues(c.extracts, unpackCalls) } : undefined;
+    const text = readFileSync(path, "utf8");
+    const c = JSON.parse(text) as IndexCache;
+    const extracts = c.extracts;
+    let current = c.token;
+    let journalBytes = 0;
+    const hasJournal = existsSync(journalFile(root));
+    // A journal beside a cache.json it does not start from is left over from an interrupted write.
+    let clean = current === token && !hasJournal;
+    if (current !== token && hasJournal) {
+      const journal = readFileSync(journalFile(root), "utf8");
+      journalBytes = journal.length;
+      let start = 0;
+      while (start < journal.length && current !== token) {
+        const end = journal.indexOf("\n", start);
+        if (end === -1) break; // an interrupted append
+        const e = JSON.parse(journal.slice(start, end)) as JournalEntry;
+        start = end + 1;
+        if (e.base !== current) return undefined;
+        for (const p in e.extracts) {
+          const x = e.extracts[p];
+          if (x) extracts[p] = x;
+          else delete extracts[p];
+        }
+        for (const p in e.contributions) {
+          const x = e.contributions[p];
+          if (x) c.contributions[p] = x;
+          else delete c.contributions[p];
+        }
+        current = e.token;
+      }
+      // Lines after the state's token come from a run that never wrote its state: append no more to them.
+      clean = current === token && start === journal.length;
+    }
+    if (current !== token) return undefined;
+    for (const p in extracts) lazyCalls(extracts[p]!);
+    return { token, extracts, contributions: c.contributions, read: { clean, baseBytes: text.length, journalBytes } };
   } catch {
     return undefined;
   }
@@ -110,10 +186,18 @@ const mapValues = <A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B
 };
 const packCalls = (x: FileExtract): FileExtract =>
   ({ ...x, calls: x.calls.map((c) => (c.object === undefined ? [c.from, c.kind, c.name, c.line] : [c.from, c.kind, c.name, c.line, c.object])) }) as unknown as FileExtract;
-const unpackCalls = (x: FileExtract): FileExtract => ({
-  ...x,
-  calls: (x.calls as unknown as PackedCall[]).map(([from, kind, name, line, object]) => (object === undefined ? { from, kind, name, line } : { from, kind, name, object, line })),
-});
+const unpackCall = ([from, kind, name, line, object]: PackedCall): CallSite => (object === undefined ? { from, kind, name, line } : { from, kind, name, object, line });
+/** Most runs read few files' calls (only the files linked again): unpack each file's on first access. */
+function lazyCalls(x: FileExtract): void {
+  const packed = x.calls as unknown as PackedCall[];
+  let calls: CallSite[] | undefined;
+  Object.defineProperty(x, "calls", {
+    enumerable: true,
+    configurable: true,
+    get: () => (calls ??= packed.map(unpackCall)),
+    set: (v: CallSite[]) => void (calls = v),
+  });
+}
 
 /**
  * One indexer per repository at a time (hooks may start several). Waits up to `waitMs` for another run to

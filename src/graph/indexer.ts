@@ -219,7 +219,9 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   }
   const summary = summarize(contributions, files);
   const cacheId = randomBytes(8).toString("hex");
-  writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, contributions });
+  // Entries that can differ from the cache read: files parsed or linked again, and files that went away.
+  const delta = usable ? { previous: cache!, paths: new Set([...reparsed, ...linked.byFile.keys(), ...Object.keys(cache!.extracts).filter((p) => !files.has(p))]) } : undefined;
+  writeIndexState(root, { version: STATE_VERSION, graph: graph.name, token, indexedAt, head, configHash, cacheId, files: fileStates, summary }, { token: cacheId, extracts, contributions }, delta);
   phase("save");
   const removed = onDisk ? Object.keys(onDisk.files).filter((p) => !files.has(p)).length : 0;
   const changes = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Graph } from "../../src/graph/client.ts";
 import { indexRepository } from "../../src/graph/indexer.ts";
@@ -178,6 +178,58 @@ describe("incremental indexing", () => {
     const again = await indexRepository(repo, graph);
     expect(again.changes).toEqual(ZERO);
     await expectSameAsFull(repo, graph);
+  });
+
+  test("incremental runs append only their files to the cache journal; replaying it equals a full index", async () => {
+    const { repo, graph } = await indexed();
+    const journal = join(repo, ".guard/index/cache.jsonl");
+    const base = join(repo, ".guard/index/cache.json");
+    expect(existsSync(journal)).toBe(false);
+    const baseBytes = statSync(base).size;
+    const util = join(repo, "src/shop/util.py");
+    appendFileSync(util, "\n\ndef extra():\n    return clamp(1)\n");
+    await indexRepository(repo, graph);
+    expect(statSync(base).size).toBe(baseBytes);
+    const lines = readFileSync(journal, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { extracts: Record<string, unknown> });
+    expect(lines).toHaveLength(1);
+    // util.py was re-parsed; the files linked again with it are there, the rest of the repository is not.
+    expect(Object.keys(lines[0]!.extracts)).toContain("src/shop/util.py");
+    expect(Object.keys(lines[0]!.extracts)).not.toContain("src/shop/plugins.py");
+    await expectSameAsFull(repo, graph);
+    // The journal now holds most of this small repository: the next run folds it back into cache.json.
+    appendFileSync(util, "\n\ndef more():\n    return extra()\n");
+    await indexRepository(repo, graph);
+    expect(existsSync(journal)).toBe(false);
+    await expectSameAsFull(repo, graph);
+
+    // A file that went away is a null entry.
+    const other = await indexed();
+    rmSync(join(other.repo, "tests/conftest.py"));
+    await indexRepository(other.repo, other.graph);
+    const removed = JSON.parse(readFileSync(join(other.repo, ".guard/index/cache.jsonl"), "utf8").trim()) as { extracts: Record<string, unknown> };
+    expect(removed.extracts["tests/conftest.py"]).toBeNull();
+    const again = await indexRepository(other.repo, other.graph);
+    expect([again.parsed, again.changes]).toEqual([0, ZERO]);
+    await expectSameAsFull(other.repo, other.graph);
+  });
+
+  test("a journal line without its state (an interrupted run) is never built on", async () => {
+    const { repo, graph } = await indexed();
+    const journal = join(repo, ".guard/index/cache.jsonl");
+    const util = join(repo, "src/shop/util.py");
+    appendFileSync(util, "\n\ndef extra():\n    return clamp(1)\n");
+    await indexRepository(repo, graph);
+    const state = JSON.parse(readFileSync(join(repo, ".guard/index/state.json"), "utf8")) as { cacheId: string };
+    // A run that appended its line and stopped before writing its state; then a half-written line.
+    appendFileSync(journal, `${JSON.stringify({ token: "stray", base: state.cacheId, extracts: { "src/shop/util.py": null }, contributions: {} })}\n{"token":"cut`);
+    writeFileSync(util, readFileSync(util, "utf8").replace("return clamp(1)", "return clamp(2)"));
+    const r = await indexRepository(repo, graph);
+    expect(r.parsed).toBe(1);
+    await expectSameAsFull(repo, graph);
+    // That run folded the journal back into cache.json rather than appending after the stray line.
+    expect(existsSync(journal)).toBe(false);
+    const again = await indexRepository(repo, graph);
+    expect([again.parsed, again.changes]).toEqual([0, ZERO]);
   });
 
   test("what other pillars store survives a re-index; it goes only with its node", async () => {

@@ -1,6 +1,6 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { Collector } from "./collector.ts";
-import { stringValue, walkTree } from "./walk.ts";
+import { field, stringValue, walkTree } from "./walk.ts";
 
 /** `go test` runs TestXxx and FuzzXxx (seed corpus); BenchmarkXxx and ExampleXxx are not tests here. */
 const GO_TEST = /^(Test|Fuzz)([^a-z].*)?$/;
@@ -19,33 +19,33 @@ export function extractGo(tree: Tree, col: Collector): void {
         return false;
       case "import_spec": {
         const n = c.currentNode;
-        const spec = stringValue(n.childForFieldName("path"));
+        const spec = stringValue(field(n, "path"));
         if (spec === undefined) return false;
-        const alias = n.childForFieldName("name")?.text;
+        const alias = field(n, "name")?.text;
         col.import(alias ? { spec, level: 0, names: [], namespace: alias, line: n.startPosition.row + 1 } : { spec, level: 0, names: [], line: n.startPosition.row + 1 });
         return false;
       }
       case "function_declaration": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
+        const name = field(n, "name")?.text ?? "?";
         const d = col.def(name, "function", n);
         if (testFile && GO_TEST.test(name) && name !== "TestMain") col.test(d, "go", []);
         return true;
       }
       case "method_declaration": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
-        const recv = n.childForFieldName("receiver")?.namedChildren.find((p) => p?.type === "parameter_declaration");
-        const typeName = recv ? receiverType(recv.childForFieldName("type")) : undefined;
-        const receiver = recv?.childForFieldName("name")?.text;
+        const name = field(n, "name")?.text ?? "?";
+        const recv = field(n, "receiver")?.namedChildren.find((p) => p?.type === "parameter_declaration");
+        const typeName = recv ? receiverType(field(recv, "type")) : undefined;
+        const receiver = (recv ? field(recv, "name") : null)?.text;
         col.def(name, "method", n, typeName ? { qual: `${typeName}.${name}`, receiver, cls: typeName } : { receiver });
         return true;
       }
       case "type_spec": {
         const n = c.currentNode;
-        const t = n.childForFieldName("type")?.type;
+        const t = field(n, "type")?.type;
         if (t === "struct_type" || t === "interface_type") {
-          const name = n.childForFieldName("name")?.text ?? "?";
+          const name = field(n, "name")?.text ?? "?";
           col.cls(name, n, []);
           col.at(n.endIndex);
         }
@@ -53,12 +53,12 @@ export function extractGo(tree: Tree, col: Collector): void {
       }
       case "call_expression": {
         const n = c.currentNode;
-        const f = n.childForFieldName("function");
+        const f = field(n, "function");
         const line = n.startPosition.row + 1;
         if (f?.type === "identifier") col.call("plain", f.text, line);
         else if (f?.type === "selector_expression") {
-          const op = f.childForFieldName("operand");
-          const name = f.childForFieldName("field")?.text ?? "?";
+          const op = field(f, "operand");
+          const name = field(f, "field")?.text ?? "?";
           const fn = col.fn();
           if (op?.type === "identifier" && fn.receiver && op.text === fn.receiver) {
             col.call("self", name, line, fn.qualname.slice(0, fn.qualname.lastIndexOf(".")));
@@ -79,7 +79,7 @@ export function extractGo(tree: Tree, col: Collector): void {
 function receiverType(t: Node | null): string | undefined {
   if (!t) return undefined;
   if (t.type === "pointer_type") return receiverType(t.namedChildren[0] ?? null);
-  if (t.type === "generic_type") return t.childForFieldName("type")?.text;
+  if (t.type === "generic_type") return field(t, "type")?.text;
   if (t.type === "type_identifier") return t.text;
   return t.text.replace(/^\*/, "").replace(/\[.*$/, "");
 }

@@ -1,6 +1,6 @@
 import type { Tree } from "web-tree-sitter";
 import type { Collector } from "./collector.ts";
-import { walkTree } from "./walk.ts";
+import { field, walkTree } from "./walk.ts";
 
 const TYPES = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
 
@@ -13,8 +13,8 @@ export function extractJava(tree: Tree, col: Collector): void {
     col.at(c.startIndex);
     if (TYPES.has(type)) {
       const n = c.currentNode;
-      const sup = n.childForFieldName("superclass")?.namedChildren[0]?.text;
-      col.cls(n.childForFieldName("name")?.text ?? "?", n, sup ? [sup] : []);
+      const sup = field(n, "superclass")?.namedChildren[0]?.text;
+      col.cls(field(n, "name")?.text ?? "?", n, sup ? [sup] : []);
       return true;
     }
     switch (type) {
@@ -22,13 +22,13 @@ export function extractJava(tree: Tree, col: Collector): void {
       case "constructor_declaration":
       case "compact_constructor_declaration": {
         const n = c.currentNode;
-        col.def(n.childForFieldName("name")?.text ?? "?", "method", n);
+        col.def(field(n, "name")?.text ?? "?", "method", n);
         return true;
       }
       case "method_invocation": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
-        const obj = n.childForFieldName("object");
+        const name = field(n, "name")?.text ?? "?";
+        const obj = field(n, "object");
         const line = n.startPosition.row + 1;
         if (!obj) col.call("self", name, line, col.enclosingClass()?.qualname);
         else if (obj.type === "this") col.call("self", name, line, col.enclosingClass()?.qualname);
@@ -38,7 +38,7 @@ export function extractJava(tree: Tree, col: Collector): void {
       }
       case "object_creation_expression": {
         const n = c.currentNode;
-        const t = n.childForFieldName("type")?.text;
+        const t = field(n, "type")?.text;
         if (t) col.call("new", t.replace(/<[\s\S]*$/, ""), n.startPosition.row + 1);
         return true;
       }

@@ -1,7 +1,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { FunctionKind } from "../../graph/schema.ts";
 import type { Collector } from "./collector.ts";
-import { stringValue, walkTree } from "./walk.ts";
+import { field, stringValue, walkTree } from "./walk.ts";
 
 /** Files a JS test runner collects by default (jest, vitest, node --test, bun test, mocha's test/). */
 export const isJsTestFile = (path: string): boolean =>
@@ -62,7 +62,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       case "generator_function_declaration": {
         const n = c.currentNode;
         const p = pending.get(n.startIndex);
-        col.def(n.childForFieldName("name")?.text ?? p?.name ?? "default", "function", n);
+        col.def(field(n, "name")?.text ?? p?.name ?? "default", "function", n);
         return true;
       }
       case "arrow_function":
@@ -76,7 +76,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
           if (p.test) col.test(d, framework(), p.titles ?? [p.name]);
         } else if (type !== "arrow_function") {
           const n = c.currentNode;
-          const own = n.childForFieldName("name")?.text;
+          const own = field(n, "name")?.text;
           if (own) col.def(own, "function", n);
         }
         return true;
@@ -86,14 +86,14 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       case "class": {
         const n = c.currentNode;
         const p = pending.get(n.startIndex);
-        const name = n.childForFieldName("name")?.text ?? p?.name;
+        const name = field(n, "name")?.text ?? p?.name;
         if (!name) return true;
         const bases: string[] = [];
         for (const ch of n.namedChildren) {
           if (ch?.type !== "class_heritage") continue;
           // JS: class_heritage holds the expression; TS: an extends_clause with a value.
           const ext = ch.namedChildren.find((x) => x?.type === "extends_clause");
-          const v = ext ? ext.childForFieldName("value") : ch.namedChildren[0];
+          const v = ext ? field(ext, "value") : ch.namedChildren[0];
           if (v && (v.type === "identifier" || v.type === "member_expression")) bases.push(v.text);
         }
         col.cls(name, n, bases);
@@ -102,22 +102,22 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       case "method_definition":
       case "abstract_method_signature": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
-        if (n.childForFieldName("body")) col.def(name, "function", n);
+        const name = field(n, "name")?.text ?? "?";
+        if (field(n, "body")) col.def(name, "function", n);
         return true;
       }
       case "field_definition":
       case "public_field_definition": {
         const n = c.currentNode;
-        const v = n.childForFieldName("value");
-        const name = (n.childForFieldName("property") ?? n.childForFieldName("name"))?.text;
+        const v = field(n, "value");
+        const name = (field(n, "property") ?? field(n, "name"))?.text;
         if (v && name && FUNCTION_VALUES.has(v.type)) pending.set(v.startIndex, { name, kind: "function" });
         return true;
       }
       case "variable_declarator": {
         const n = c.currentNode;
-        const nameNode = n.childForFieldName("name");
-        const v = n.childForFieldName("value");
+        const nameNode = field(n, "name");
+        const v = field(n, "value");
         if (!v || !nameNode) return true;
         if (nameNode.type === "identifier") {
           if (FUNCTION_VALUES.has(v.type) || CLASS_VALUES.has(v.type)) pending.set(v.startIndex, { name: nameNode.text, kind: "function" });
@@ -134,8 +134,8 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
               if (!p) continue;
               if (p.type === "shorthand_property_identifier_pattern") names.push({ imported: p.text, local: p.text });
               else if (p.type === "pair_pattern") {
-                const k = p.childForFieldName("key")?.text;
-                const val = p.childForFieldName("value");
+                const k = field(p, "key")?.text;
+                const val = field(p, "value");
                 if (k && val?.type === "identifier") names.push({ imported: k, local: val.text });
               }
             }
@@ -146,15 +146,15 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       }
       case "pair": {
         const n = c.currentNode;
-        const v = n.childForFieldName("value");
-        const k = n.childForFieldName("key");
+        const v = field(n, "value");
+        const k = field(n, "key");
         if (v && k && FUNCTION_VALUES.has(v.type)) pending.set(v.startIndex, { name: stringValue(k) ?? k.text, kind: "function" });
         return true;
       }
       case "assignment_expression": {
         const n = c.currentNode;
-        const left = n.childForFieldName("left");
-        const right = n.childForFieldName("right");
+        const left = field(n, "left");
+        const right = field(n, "right");
         if (!left || !right || left.type !== "member_expression") return true;
         const text = left.text;
         const exported = /^(module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(text);
@@ -184,20 +184,20 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         const e = c.currentNode.namedChild(0);
         if (e?.type === "identifier") col.call("plain", e.text, e.startPosition.row + 1);
         else if (e?.type === "member_expression") {
-          const o = e.childForFieldName("object");
-          col.call("member", e.childForFieldName("property")?.text ?? "?", e.startPosition.row + 1, o?.type === "identifier" ? o.text : undefined);
+          const o = field(e, "object");
+          col.call("member", field(e, "property")?.text ?? "?", e.startPosition.row + 1, o?.type === "identifier" ? o.text : undefined);
         }
         return true;
       }
       case "new_expression": {
         const n = c.currentNode;
-        const ctor = n.childForFieldName("constructor");
+        const ctor = field(n, "constructor");
         if (ctor?.type === "identifier") {
           col.call("new", ctor.text, n.startPosition.row + 1);
           col.dispatch({ on: "new", name: ctor.text });
         } else if (ctor?.type === "member_expression") {
-          const p = ctor.childForFieldName("property")?.text;
-          const o = ctor.childForFieldName("object");
+          const p = field(ctor, "property")?.text;
+          const o = field(ctor, "object");
           if (p) col.call("member", p, n.startPosition.row + 1, o?.type === "identifier" ? o.text : undefined);
         }
         return true;
@@ -212,10 +212,10 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
   }
 
   function callExpression(n: Node): void {
-    const f = n.childForFieldName("function");
+    const f = field(n, "function");
     if (!f) return;
     const line = n.startPosition.row + 1;
-    const args = n.childForFieldName("arguments");
+    const args = field(n, "arguments");
     switch (f.type) {
       case "identifier": {
         const name = f.text;
@@ -234,8 +234,8 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         return;
       }
       case "member_expression": {
-        const obj = f.childForFieldName("object");
-        const name = f.childForFieldName("property")?.text ?? "?";
+        const obj = field(f, "object");
+        const name = field(f, "property")?.text ?? "?";
         if (!obj) return;
         if ((testPath || col.out.testFramework) && obj.type === "identifier" && MODIFIERS.has(name) && name !== "each" && name !== "for") {
           const root = obj.text;
@@ -254,7 +254,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         return;
       }
       case "subscript_expression": {
-        const idx = f.childForFieldName("index");
+        const idx = field(f, "index");
         const lit = stringValue(idx);
         if (lit !== undefined) col.call("member", lit, line);
         else col.dispatch({ on: "call", subscript: true });
@@ -268,10 +268,10 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
       }
       case "call_expression": {
         // test.each(table)("title", fn) / describe.each(...)(...)
-        const inner = f.childForFieldName("function");
+        const inner = field(f, "function");
         if ((testPath || col.out.testFramework) && inner?.type === "member_expression") {
-          const root = inner.childForFieldName("object");
-          const prop = inner.childForFieldName("property")?.text ?? "";
+          const root = field(inner, "object");
+          const prop = field(inner, "property")?.text ?? "";
           if (root?.type === "identifier" && (prop === "each" || prop === "for" || prop === "skipIf" || prop === "runIf") && (TEST_CALLS.has(root.text) || SUITE_CALLS.has(root.text)))
             testCall(n, SUITE_CALLS.has(root.text), args);
         }
@@ -296,13 +296,13 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
 
 function requireSpec(v: Node): string | undefined {
   if (v.type !== "call_expression") return undefined;
-  const f = v.childForFieldName("function");
+  const f = field(v, "function");
   if (f?.type !== "identifier" || f.text !== "require") return undefined;
-  return stringValue(v.childForFieldName("arguments")?.namedChildren[0]);
+  return stringValue(field(v, "arguments")?.namedChildren[0]);
 }
 
 function importStatement(n: Node, col: Collector): void {
-  const spec = stringValue(n.childForFieldName("source"));
+  const spec = stringValue(field(n, "source"));
   if (spec === undefined) return;
   const line = n.startPosition.row + 1;
   const fw = FRAMEWORK_IMPORTS[spec];
@@ -318,8 +318,8 @@ function importStatement(n: Node, col: Collector): void {
       else if (ch.type === "named_imports")
         for (const s of ch.namedChildren) {
           if (s?.type !== "import_specifier") continue;
-          const imported = s.childForFieldName("name")?.text ?? "";
-          names.push({ imported: stripQuotes(imported), local: s.childForFieldName("alias")?.text ?? imported });
+          const imported = field(s, "name")?.text ?? "";
+          names.push({ imported: stripQuotes(imported), local: field(s, "alias")?.text ?? imported });
         }
     }
   }
@@ -330,7 +330,7 @@ const stripQuotes = (s: string) => s.replace(/^["']|["']$/g, "");
 
 function exportStatement(n: Node, col: Collector, pending: Map<number, Pending>, exportLocal: (name: string, local?: string) => void): void {
   const line = n.startPosition.row + 1;
-  const source = stringValue(n.childForFieldName("source"));
+  const source = stringValue(field(n, "source"));
   let isDefault = false;
   let clause: Node | undefined;
   let nsExport: string | undefined;
@@ -346,8 +346,8 @@ function exportStatement(n: Node, col: Collector, pending: Map<number, Pending>,
     (clause?.namedChildren ?? [])
       .filter((s): s is Node => s?.type === "export_specifier")
       .map((s) => {
-        const name = stripQuotes(s.childForFieldName("name")?.text ?? "");
-        return { name, alias: stripQuotes(s.childForFieldName("alias")?.text ?? name) };
+        const name = stripQuotes(field(s, "name")?.text ?? "");
+        return { name, alias: stripQuotes(field(s, "alias")?.text ?? name) };
       });
   if (source !== undefined) {
     if (nsExport) col.import({ spec: source, level: 0, names: [{ imported: "*module*", local: nsExport }], reexport: true, line });
@@ -359,13 +359,13 @@ function exportStatement(n: Node, col: Collector, pending: Map<number, Pending>,
     for (const s of specifiers()) exportLocal(s.alias, s.name);
     return;
   }
-  const decl = n.childForFieldName("declaration");
-  const value = n.childForFieldName("value");
+  const decl = field(n, "declaration");
+  const value = field(n, "value");
   if (decl) {
-    const name = decl.childForFieldName("name")?.text;
+    const name = field(decl, "name")?.text;
     if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
       for (const d of decl.namedChildren) {
-        const id = d?.type === "variable_declarator" ? d.childForFieldName("name") : undefined;
+        const id = d?.type === "variable_declarator" ? field(d, "name") : undefined;
         if (id?.type === "identifier") exportLocal(id.text);
       }
     } else if (name) exportLocal(isDefault ? "default" : name, name);
@@ -378,7 +378,7 @@ function exportStatement(n: Node, col: Collector, pending: Map<number, Pending>,
   if (isDefault && value) {
     if (value.type === "identifier") exportLocal("default", value.text);
     else if (FUNCTION_VALUES.has(value.type) || CLASS_VALUES.has(value.type)) {
-      const own = value.childForFieldName("name")?.text;
+      const own = field(value, "name")?.text;
       if (own) exportLocal("default", own);
       else {
         pending.set(value.startIndex, { name: "default", kind: "function" });

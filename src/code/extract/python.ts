@@ -1,6 +1,6 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { Collector } from "./collector.ts";
-import { walkTree } from "./walk.ts";
+import { field, walkTree } from "./walk.ts";
 
 /** pytest's default `python_files`. */
 export const isPythonTestFile = (path: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path);
@@ -28,7 +28,7 @@ export function extractPython(tree: Tree, col: Collector): void {
       case "decorated_definition": {
         const n = c.currentNode;
         decorated = n;
-        decoratedAt = n.childForFieldName("definition")?.startIndex ?? -1;
+        decoratedAt = field(n, "definition")?.startIndex ?? -1;
         // `@name` / `@mod.name` runs the decorator at definition time, in the enclosing scope
         // (`@name(...)` is a call node and is visited as one).
         for (const d of n.namedChildren) {
@@ -37,21 +37,21 @@ export function extractPython(tree: Tree, col: Collector): void {
           const line = e.startPosition.row + 1;
           if (e.type === "identifier") col.call("plain", e.text, line);
           else if (e.type === "attribute") {
-            const obj = e.childForFieldName("object");
-            col.call("member", e.childForFieldName("attribute")?.text ?? "?", line, obj?.type === "identifier" || obj?.type === "attribute" ? obj.text : undefined);
+            const obj = field(e, "object");
+            col.call("member", field(e, "attribute")?.text ?? "?", line, obj?.type === "identifier" || obj?.type === "attribute" ? obj.text : undefined);
           }
         }
         return true;
       }
       case "function_definition": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
+        const name = field(n, "name")?.text ?? "?";
         const outer = decoratedAt === n.startIndex && decorated ? decorated : n;
         const clsScope = col.directClass();
         const atTop = col.atModuleLevel();
         // Decorators were walked already (they come first in the decorated_definition, in the enclosing scope).
         const def = col.def(name, "function", outer, { scopeEnd: n.endIndex });
-        const params = n.childForFieldName("parameters");
+        const params = field(n, "parameters");
         if (params) {
           for (const p of params.namedChildren) {
             if (p?.type === "dictionary_splat_pattern") {
@@ -68,10 +68,10 @@ export function extractPython(tree: Tree, col: Collector): void {
       }
       case "class_definition": {
         const n = c.currentNode;
-        const name = n.childForFieldName("name")?.text ?? "?";
+        const name = field(n, "name")?.text ?? "?";
         const outer = decoratedAt === n.startIndex && decorated ? decorated : n;
         const bases: string[] = [];
-        const sup = n.childForFieldName("superclasses");
+        const sup = field(n, "superclasses");
         if (sup) {
           for (const b of sup.namedChildren) if (b && (b.type === "identifier" || b.type === "attribute")) bases.push(b.text);
         }
@@ -99,7 +99,7 @@ export function extractPython(tree: Tree, col: Collector): void {
 }
 
 function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
-  const f = n.childForFieldName("function");
+  const f = field(n, "function");
   if (!f) return;
   const line = n.startPosition.row + 1;
   const ft = f.type;
@@ -107,15 +107,15 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
     const name = f.text;
     col.call("plain", name, line);
     if (name === "__import__") {
-      const first = n.childForFieldName("arguments")?.namedChild(0);
+      const first = field(n, "arguments")?.namedChild(0);
       col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" });
     } else col.dispatch({ on: "call", name });
   } else if (ft === "attribute") {
-    const obj = f.childForFieldName("object");
-    const name = f.childForFieldName("attribute")?.text ?? "?";
+    const obj = field(f, "object");
+    const name = field(f, "attribute")?.text ?? "?";
     if (obj) {
       const ot = obj.type;
-      const o = ot === "call" && obj.childForFieldName("function")?.text === "super" ? undefined : obj.text;
+      const o = ot === "call" && field(obj, "function")?.text === "super" ? undefined : obj.text;
       if (o === undefined) col.call("super", name, line);
       else if ((o === "self" || o === "cls") && col.enclosingClass()) col.call("self", name, line, col.enclosingClass()!.qualname);
       else col.call("member", name, line, ot === "identifier" || ot === "attribute" ? o : undefined);
@@ -124,7 +124,7 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
   }
   const kw = kwargsOf.size > 0 ? kwargsOf.get(col.fn().qualname) : undefined;
   if (kw) {
-    const args = n.childForFieldName("arguments");
+    const args = field(n, "arguments");
     if (args) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true });
   }
 }
@@ -135,8 +135,8 @@ function importStatement(n: Node, col: Collector): void {
     if (!ch) continue;
     if (ch.type === "dotted_name") col.import({ spec: ch.text, level: 0, names: [], namespace: ch.text, line });
     else if (ch.type === "aliased_import") {
-      const mod = ch.childForFieldName("name")?.text ?? "";
-      const alias = ch.childForFieldName("alias")?.text ?? mod;
+      const mod = field(ch, "name")?.text ?? "";
+      const alias = field(ch, "alias")?.text ?? mod;
       col.import({ spec: mod, level: 0, names: [{ imported: "*module*", local: alias }], line });
     }
   }
@@ -144,7 +144,7 @@ function importStatement(n: Node, col: Collector): void {
 
 function importFrom(n: Node, col: Collector): void {
   const line = n.startPosition.row + 1;
-  const modNode = n.childForFieldName("module_name");
+  const modNode = field(n, "module_name");
   let spec = "";
   let level = 0;
   if (modNode?.type === "relative_import") {
@@ -161,8 +161,8 @@ function importFrom(n: Node, col: Collector): void {
     if (ch.type === "wildcard_import") star = true;
     else if (ch.type === "dotted_name") names.push({ imported: ch.text, local: ch.text });
     else if (ch.type === "aliased_import") {
-      const imported = ch.childForFieldName("name")?.text ?? "";
-      names.push({ imported, local: ch.childForFieldName("alias")?.text ?? imported });
+      const imported = field(ch, "name")?.text ?? "";
+      names.push({ imported, local: field(ch, "alias")?.text ?? imported });
     }
   }
   col.import(star ? { spec, level, names, star, line } : { spec, level, names, line });

@@ -1,6 +1,6 @@
 import type { Tree } from "web-tree-sitter";
 import type { Collector } from "./collector.ts";
-import { walkTree } from "./walk.ts";
+import { field, walkTree } from "./walk.ts";
 
 const withoutGenerics = (s: string) => s.replace(/<[\s\S]*$/, "").trim();
 
@@ -14,40 +14,40 @@ export function extractRust(tree: Tree, col: Collector): void {
     switch (type) {
       case "function_item": {
         const n = c.currentNode;
-        col.def(n.childForFieldName("name")?.text ?? "?", "function", n);
+        col.def(field(n, "name")?.text ?? "?", "function", n);
         return true;
       }
       case "impl_item": {
         const n = c.currentNode;
-        col.cls(withoutGenerics(n.childForFieldName("type")?.text ?? "?"), n, [], undefined, undefined, true);
+        col.cls(withoutGenerics(field(n, "type")?.text ?? "?"), n, [], undefined, undefined, true);
         return true;
       }
       case "trait_item":
       case "struct_item":
       case "enum_item": {
         const n = c.currentNode;
-        col.cls(n.childForFieldName("name")?.text ?? "?", n, [], undefined, undefined, true);
+        col.cls(field(n, "name")?.text ?? "?", n, [], undefined, undefined, true);
         return type === "trait_item";
       }
       case "mod_item": {
         const n = c.currentNode;
-        col.namespace(n.childForFieldName("name")?.text ?? "?", n.endIndex);
+        col.namespace(field(n, "name")?.text ?? "?", n.endIndex);
         return true;
       }
       case "call_expression": {
         const n = c.currentNode;
-        const f = n.childForFieldName("function");
+        const f = field(n, "function");
         const line = n.startPosition.row + 1;
         if (!f) return true;
         if (f.type === "identifier") col.call("plain", f.text, line);
         else if (f.type === "scoped_identifier") {
-          const name = f.childForFieldName("name")?.text ?? "?";
-          const path = f.childForFieldName("path")?.text;
+          const name = field(f, "name")?.text ?? "?";
+          const path = field(f, "path")?.text;
           if (path === "Self" || path === "self") col.call("self", name, line, col.enclosingClass()?.qualname);
           else col.call("member", name, line, path);
         } else if (f.type === "field_expression") {
-          const v = f.childForFieldName("value");
-          const name = f.childForFieldName("field")?.text ?? "?";
+          const v = field(f, "value");
+          const name = field(f, "field")?.text ?? "?";
           if (v?.type === "self" && col.enclosingClass()) col.call("self", name, line, col.enclosingClass()!.qualname);
           else col.call("member", name, line);
         }

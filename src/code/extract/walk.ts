@@ -48,6 +48,22 @@ export function walkTree(tree: Tree, types: readonly string[], visit: (v: Visit)
   }
 }
 
+const fieldIds = new WeakMap<Language, Map<string, number>>();
+
+/**
+ * `node.childForFieldName(name)` without its cost: web-tree-sitter looks the name up with a linear
+ * `indexOf` over the grammar's field names on every call (more than the wasm call itself); the id is
+ * looked up once per language here.
+ */
+export function field(n: Node, name: string): Node | null {
+  const lang = n.tree.language;
+  let ids = fieldIds.get(lang);
+  if (!ids) fieldIds.set(lang, (ids = new Map()));
+  let id = ids.get(name);
+  if (id === undefined) ids.set(name, (id = lang.fieldIdForName(name) ?? -1));
+  return id < 0 ? null : n.childForFieldId(id);
+}
+
 export const startLine = (n: Node): number => n.startPosition.row + 1;
 /** A node that ends at column 0 ended with the previous line's newline (same rule as outline.ts). */
 export const endLine = (n: Node): number =>
