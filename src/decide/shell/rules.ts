@@ -195,9 +195,9 @@ export const SHELL_RULES: ShellRule[] = [
       flag: [
         "echo hi > README.md", "cat > notes.txt <<EOF\nx\nEOF", "mv notes.txt README.md", "cp notes.txt docs/guide.md", "truncate -s 0 notes.txt",
         "echo x | tee notes.txt", "dd if=/dev/zero of=notes.txt bs=1 count=1", "ln -sf README.md notes.txt", "shred notes.txt",
-        "printf x >| notes.txt", "ls &> notes.txt",
+        "printf x >| notes.txt", "ls &> notes.txt", "cd src && echo x > app.ts", "cd src; ls | sort > app.ts", "cd src && { echo x > app.ts; }",
       ],
-      pass: ["echo hi >> notes.txt", "echo hi > new.txt", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1"],
+      pass: ["echo hi >> notes.txt", "echo hi > new.txt", "cd docs && echo x > README.md", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1"],
     },
   },
   {

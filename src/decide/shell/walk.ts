@@ -6,7 +6,8 @@ import { unknown, type Arg, type Effect, type InterpretContext } from "./program
 import { EDITS_IN_PLACE, NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
 import { peel } from "./programs/wrappers.ts";
 import type { Nesting, Operation, OperationKind, Target } from "./types.ts";
-import { evaluateWord, expandBraces, hasUnescaped, type Word } from "./words.ts";
+import { readSimpleLine, type SimpleCommand, type SimpleLine } from "./simple-line.ts";
+import { evaluateWord, expandBraces, hasUnescaped, wordFromParts, type Word } from "./words.ts";
 
 /** `sh -c` inside `sh -c` inside the line: deeper than this guard does not look (and blocks). */
 export const MAX_DEPTH = 2;
@@ -26,40 +27,23 @@ interface Line {
   ops: Operation[];
   /** An earlier command may have changed files in ways guard does not model. */
   unknownEffect: boolean;
+  /** Redirects (and stray words) the grammar hung on a list or pipeline, by the id of the command they belong to. */
+  trailing: Map<number, { redirects: Node[]; args: Node[] }>;
 }
 
 const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: new Map(st.vars), ...patch });
 
 /** Walk a command line and collect every operation it would run, in order. */
 export async function walkCommand(command: string, cwd: string, vars: Map<string, string | undefined>, ws: Workspace): Promise<Operation[]> {
-  const line: Line = { ws, ops: [], unknownEffect: false };
+  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map() };
   await walkScript(command, { cwd, vars, nesting: "top", stdinPiped: false, depth: 0, via: [] }, line);
   return line.ops;
 }
 
-/**
- * A line of plain words (letters, digits, `-_./=:,+@%`, single spaces): one simple command whose argv is
- * the words, exactly what the Bash grammar gives for it. Such lines skip loading tree-sitter (tens of
- * milliseconds in a fresh hook process); anything else — quotes, expansions, operators, globs, keywords,
- * assignments — goes through the grammar. test/shell/fast-path.test.ts checks both agree.
- */
-const PLAIN = /^[A-Za-z0-9_./=:,+@%-]+(?: [A-Za-z0-9_./=:,+@%-]+)*$/;
-const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select", "time", "coproc", "in"]);
-
-export function plainWords(source: string): string[] | undefined {
-  const s = source.trim();
-  if (!PLAIN.test(s)) return undefined;
-  const words = s.split(" ");
-  if (KEYWORDS.has(words[0]!) || words[0]!.includes("=")) return undefined;
-  return words;
-}
-
 async function walkScript(source: string, st: State, line: Line): Promise<void> {
-  const plain = plainWords(source);
-  if (plain) {
-    await run(plain.map((value) => ({ value })), st, line, source.trim());
-    return;
-  }
+  // Most agent commands are simple lines: read them without loading tree-sitter (see simple-line.ts).
+  const simple = readSimpleLine(source);
+  if (simple) return simpleLine(simple, st, line);
   const tree = await parse("bash", source);
   try {
     if (tree.rootNode.hasError) {
@@ -70,6 +54,20 @@ async function walkScript(source: string, st: State, line: Line): Promise<void> 
   } finally {
     tree.delete();
   }
+}
+
+/** The same walk as statements() gives the grammar's list/pipeline/redirected_statement/command nodes. */
+async function simpleLine(pipelines: SimpleLine, st: State, line: Line): Promise<void> {
+  for (const pipeline of pipelines) {
+    if (pipeline.length === 1) await simpleCommand(pipeline[0]!, st, line);
+    else for (let i = 0; i < pipeline.length; i++) await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0 }), line);
+  }
+}
+
+async function simpleCommand(cmd: SimpleCommand, st: State, line: Line): Promise<void> {
+  const argv = cmd.words.flatMap((w) => expand(wordFromParts(w.parts), w.text, st, line.ws));
+  const program = await run(argv, st, line, cmd.text);
+  for (const r of cmd.redirects) redirect(r.op, wordFromParts(r.dest.parts), r.dest.text, r.text, st, line, program);
 }
 
 function pushOp(line: Line, st: State, op: Pick<Operation, "program" | "argv" | "kind" | "targets" | "text"> & Partial<Operation>): void {
@@ -108,7 +106,31 @@ async function statement(node: Node, st: State, line: Line): Promise<void> {
     case "redirected_statement": {
       const body = node.childForFieldName("body");
       const redirects = node.children.filter((c): c is Node => c !== null && c !== body && c.type.endsWith("redirect"));
-      if (body?.type === "command") return command(body, st, line, redirects);
+      // `rm > /dev/null notes.txt`: the grammar reads `notes.txt` as a second destination; bash passes it
+      // to the command as an argument.
+      const stray = redirects.flatMap((r) => (r.type === "file_redirect" ? r.childrenForFieldName("destination").slice(1) : [])).filter((c): c is Node => c !== null);
+      if (body?.type === "command") return command(body, st, line, redirects, stray);
+      // The grammar hangs `a && b > f` and `a | b > f` on the whole list or pipeline; bash gives the
+      // redirect to the last command, which may run somewhere else (`cd src && echo x > app.ts`).
+      const last = body && (body.type === "list" || body.type === "pipeline") ? lastCommand(body) : undefined;
+      if (last) {
+        line.trailing.set(last.id, { redirects, args: stray });
+        return statement(body!, st, line);
+      }
+      if (stray.length) {
+        pushOp(line, st, { program: "", argv: [], kind: "unparsed", targets: [], text: node.text });
+        line.unknownEffect = true;
+        return;
+      }
+      // A list ending in a group (`cd src && { ...; } > f`): the redirect opens where the group starts.
+      if (body?.type === "list") {
+        const parts = body.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment");
+        const lastPart = parts.pop();
+        for (const part of parts) await statement(part, st, line);
+        const at = copy(st);
+        if (lastPart) await statement(lastPart, st, line);
+        return applyRedirects(redirects, at, line, "");
+      }
       const before = copy(st);
       if (body) await statement(body, st, line);
       await applyRedirects(redirects, before, line, "");
@@ -185,7 +207,7 @@ async function assign(node: Node, st: State, line: Line): Promise<void> {
   st.vars.set(name, w.unresolved ? undefined : w.literal);
 }
 
-async function command(node: Node, st: State, line: Line, outerRedirects: Node[]): Promise<void> {
+async function command(node: Node, st: State, line: Line, outerRedirects: Node[], extraArgs: Node[] = []): Promise<void> {
   const words: Node[] = [];
   const redirects: Node[] = [];
   for (let i = 0; i < node.childCount; i++) {
@@ -198,11 +220,24 @@ async function command(node: Node, st: State, line: Line, outerRedirects: Node[]
     } else if (field === "name" || field === "argument") words.push(c);
     else if (c.type.endsWith("redirect")) redirects.push(c);
   }
+  const trailing = line.trailing.get(node.id);
+  words.push(...extraArgs, ...(trailing?.args ?? []));
   const evaluated = words.map((w) => evaluateWord(w, st));
   for (const w of evaluated) for (const sub of w.substitutions) await statements(sub, copy(st, { nesting: "substitution" }), line);
   const argv = evaluated.flatMap((w, i) => expand(w, words[i]!.text, st, line.ws));
   const program = await run(argv, st, line, node.text);
-  await applyRedirects([...redirects, ...outerRedirects], st, line, program);
+  await applyRedirects([...redirects, ...outerRedirects, ...(trailing?.redirects ?? [])], st, line, program);
+}
+
+/** The command a list or pipeline ends with, looking through nested lists, pipelines and redirects. */
+function lastCommand(node: Node): Node | undefined {
+  let n: Node | undefined = node;
+  while (n && (n.type === "list" || n.type === "pipeline")) {
+    if (n.lastChild?.type === "&") return undefined;
+    n = n.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment").pop();
+  }
+  if (n?.type === "redirected_statement") n = n.childForFieldName("body") ?? undefined;
+  return n?.type === "command" ? n : undefined;
 }
 
 /** Run one argv: peel wrappers, follow `sh -c`, handle `cd`, interpret the program. Returns its name. */
@@ -277,15 +312,21 @@ async function applyRedirects(redirects: Node[], st: State, line: Line, program:
     if (r.type !== "file_redirect") continue;
     const op = r.children.find((c) => c && (OVERWRITING.has(c.type) || APPENDING.has(c.type) || c.type === "<" || c.type === "<&"))?.type;
     const dest = r.childForFieldName("destination");
-    if (!op || !dest || (!OVERWRITING.has(op) && !APPENDING.has(op))) continue;
-    if (dest.type === "number" || /^-$|^\d+-?$/.test(dest.text)) continue; // 2>&1, >&-
-    const args = expand(evaluateWord(dest, st), dest.text, st, line.ws);
-    const arg = args.length === 1 ? args[0]! : unknown("glob", dest.text);
-    if (!arg.unresolved && /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(arg.value)) continue;
-    const t = resolveArg(arg, st, line.ws);
-    const kind: OperationKind = APPENDING.has(op) || (!t.unresolved && !t.exists) ? "create" : "overwrite";
-    pushOp(line, st, { program: program || op, argv: [op, arg.value], kind, targets: [t], text: r.text });
+    if (!op || !dest || dest.type === "number") continue;
+    redirect(op, evaluateWord(dest, st), dest.text, r.text, st, line, program);
   }
+}
+
+/** One file redirect `op dest`: an overwrite or a create of its destination (descriptors and devices aside). */
+function redirect(op: string, dest: Word, destText: string, text: string, st: State, line: Line, program: string): void {
+  if (!OVERWRITING.has(op) && !APPENDING.has(op)) return;
+  if (/^-$|^\d+-?$/.test(destText)) return; // 2>&1, >&-
+  const args = expand(dest, destText, st, line.ws);
+  const arg = args.length === 1 ? args[0]! : unknown("glob", destText);
+  if (!arg.unresolved && /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(arg.value)) return;
+  const t = resolveArg(arg, st, line.ws);
+  const kind: OperationKind = APPENDING.has(op) || (!t.unresolved && !t.exists) ? "create" : "overwrite";
+  pushOp(line, st, { program: program || op, argv: [op, arg.value], kind, targets: [t], text });
 }
 
 /** Tilde, brace and pathname expansion of one word. */

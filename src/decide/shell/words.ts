@@ -49,6 +49,16 @@ export function evaluateWord(node: Node, env: WordEnv): Word {
   return { literal: b.literal, pattern: b.pattern, unresolved: b.unresolved, expanded: b.expanded, substitutions: b.substitutions };
 }
 
+/** The Word for a word read without the grammar (src/decide/shell/simple-line.ts): quoted and unquoted runs. */
+export function wordFromParts(parts: readonly { quoted: boolean; value: string }[]): Word {
+  const b = new Builder();
+  for (const p of parts) {
+    if (p.quoted) b.quoted(p.value);
+    else unquotedWord(p.value, b);
+  }
+  return { literal: b.literal, pattern: b.pattern, unresolved: b.unresolved, expanded: b.expanded, substitutions: b.substitutions };
+}
+
 function add(node: Node, env: WordEnv, b: Builder, inDouble: boolean): void {
   switch (node.type) {
     case "word":
