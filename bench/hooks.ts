@@ -11,7 +11,7 @@
  * src/cli/main.ts) and says so in the results. Writes bench/results/hooks.md.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const args = process.argv.slice(2);
@@ -45,6 +45,7 @@ for (const [p, c] of Object.entries(files)) writeFileSync(join(repo, p), c);
 for (const c of [["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "init"]]) run(c, repo);
 
 const shellPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la src && git status" } });
+const grammarPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: 'for f in *.py; do echo "$f"; done' } });
 const blockPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } });
 const stopPayload = JSON.stringify({ session_id: "bench", cwd: repo, hook_event_name: "Stop", stop_hook_active: false });
 
@@ -72,13 +73,16 @@ if (run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, blockPay
 const warm = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload); // first Stop runs pytest, turns green
 if (warm.code !== 0 || warm.stdout.trim()) throw new Error(`the first Stop did not pass: ${warm.stdout}${warm.stderr}`);
 
-const series: Record<string, number[]> = { version: [], shell: [], idleStop: [] };
+const series: Record<string, number[]> = { version: [], shell: [], grammarShell: [], idleStop: [] };
 for (let i = 0; i < 3; i++) run([...guard, "--version"], repo); // page cache
 for (let i = 0; i < RUNS; i++) {
   series.version!.push(run([...guard, "--version"], repo).ms);
   const s = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, shellPayload);
   if (s.code !== 0) throw new Error(`shell payload answered ${s.code}: ${s.stderr}`);
   series.shell!.push(s.ms);
+  const g = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, grammarPayload);
+  if (g.code !== 0) throw new Error(`loop payload answered ${g.code}: ${g.stderr}`);
+  series.grammarShell!.push(g.ms);
   const st = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload);
   if (st.code !== 0 || st.stdout.trim()) throw new Error(`idle stop answered ${st.code}: ${st.stdout}`);
   series.idleStop!.push(st.ms);
@@ -87,9 +91,11 @@ for (let i = 0; i < RUNS; i++) {
 const fmt = (x: number) => x.toFixed(1);
 const rows = [
   ["`guard --version` (process start floor)", series.version!, "-"],
-  ["`agent-event claude-code pre-tool-use`, shell payload", series.shell!, "≤ 30 ms"],
+  ["`agent-event claude-code pre-tool-use`, shell payload `ls -la src && git status`", series.shell!, "≤ 30 ms"],
+  ["`agent-event claude-code pre-tool-use`, `for f in *.py; do echo \"$f\"; done` (needs the Bash grammar)", series.grammarShell!, "-"],
   ["`agent-event claude-code stop`, idle (unchanged since green)", series.idleStop!, "≤ 50 ms"],
 ] as const;
+const load = loadavg().map((l) => l.toFixed(1)).join(" / ");
 const gitVersion = run(["git", "--version"], repo).stdout.trim();
 const table = rows.map(([name, xs, target]) => `| ${name} | ${fmt(median(xs))} | ${fmt(pct(xs, 90))} | ${fmt(Math.min(...xs))} | ${target} |`).join("\n");
 const md = `# Hook latency
@@ -98,7 +104,7 @@ Whole-process wall time, spawned the way a host spawns a hook (payload on stdin)
 interleaved. Produced by \`bun bench/hooks.ts ${args.join(" ")}\`.
 
 - date: ${new Date().toISOString().slice(0, 10)}
-- machine: ${cpus()[0]?.model ?? "unknown cpu"}, ${cpus().length} cores (shared with other work: noisy)
+- machine: ${cpus()[0]?.model ?? "unknown cpu"}, ${cpus().length} cores (shared with other work: noisy); load average at the end ${load} (1/5/15 min)
 - guard: ${how}
 - bun ${Bun.version}, ${gitVersion}
 - repo: a 2-file pytest project; the idle Stop hashes \`git diff HEAD\` + untracked files and answers from .guard/stop-gate.json
@@ -107,7 +113,11 @@ interleaved. Produced by \`bun bench/hooks.ts ${args.join(" ")}\`.
 |---|---|---|---|---|
 ${table}
 
-The shell payload goes through the shell guard (tree-sitter Bash parse, rule table, compensation).
+The shell payloads go through the shell guard (rule table, compensation, the decision recorded in
+.guard/events.jsonl) and the hook handler (its own event, \`git rev-parse\` for the repository root). A simple
+line (src/decide/shell/simple-line.ts) is read without tree-sitter; the loop needs the Bash grammar, and a fresh
+process then compiles tree-sitter's runtime wasm and the grammar (~30 ms, see bench/results/shell.md for the
+phases).
 `;
 mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
 writeFileSync(join(ROOT, "bench", "results", "hooks.md"), md);

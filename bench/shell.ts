@@ -1,8 +1,9 @@
 #!/usr/bin/env bun
 /**
  * Shell guard speed: in-process classification (parse + rules, and with the git/file-system look-ups some
- * commands need), whole-process `guard shell check --dry-run`, and relocation throughput for 10k files
- * (same file system and across to /dev/shm, with restore).
+ * commands need), whole-process `guard shell check` (interleaved rows), the phases of a fresh process (from
+ * bench/shell-phases.ts compiled like guard), and relocation throughput for 10k files (same file system and
+ * across to /dev/shm, with restore).
  *
  *   bun bench/shell.ts [--runs 31] [--binary <path> | --source]
  *
@@ -53,9 +54,10 @@ const COMMANDS: { cmd: string; note: string }[] = [
   { cmd: "git reset --hard && git clean -fd", note: "git, no look-ups" },
   { cmd: `bash -c 'for f in a b; do echo "$f"; done' && echo done > /dev/null`, note: "sh -c one level down, loop" },
   { cmd: "rm -rf node_modules", note: "regenerable: one `git check-ignore`" },
+  { cmd: `for f in src/m1.ts src/m2.ts; do rm -f "$f"; done`, note: "loop (Bash grammar)" },
 ];
 const ctx = { cwd: repo, root: repo };
-await classifyCommand("ls", ctx); // load the wasm runtime and the Bash grammar
+await classifyCommand("for f in a; do echo; done", ctx); // load the wasm runtime and the Bash grammar
 const inProcess: { cmd: string; note: string; ms: number }[] = [];
 for (const c of COMMANDS) {
   const times: number[] = [];
@@ -67,7 +69,7 @@ for (const c of COMMANDS) {
   inProcess.push({ ...c, ms: median(times) });
 }
 const coldStart = (() => {
-  const p = sh([process.execPath, "-e", `const t=performance.now();const {classifyCommand}=await import(${JSON.stringify(join(ROOT, "src/decide/shell/index.ts"))});await classifyCommand("ls",{cwd:${JSON.stringify(repo)},root:${JSON.stringify(repo)}});console.log(performance.now()-t)`], repo);
+  const p = sh([process.execPath, "-e", `const t=performance.now();const {classifyCommand}=await import(${JSON.stringify(join(ROOT, "src/decide/shell/index.ts"))});await classifyCommand("for f in a; do echo; done",{cwd:${JSON.stringify(repo)},root:${JSON.stringify(repo)}});console.log(performance.now()-t)`], repo);
   return Number(p.stdout.toString().trim());
 })();
 
@@ -88,23 +90,56 @@ if (!binaryArg && (args.includes("--source") || !distUsable)) {
   guard = [process.execPath, join(ROOT, "src", "cli", "main.ts")];
   how = `from source (\`bun src/cli/main.ts\`)${args.includes("--source") ? "" : ": dist/guard is missing, older than src/, or without shell check"}; a compiled build starts faster`;
 }
-const wall = (argv: string[]) => {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    const p = sh(argv, repo);
-    times.push(performance.now() - t0);
-    if (i === 0 && p.exitCode !== 0 && p.exitCode !== 2 && p.exitCode !== 3) throw new Error(`${argv.join(" ")}: exit ${p.exitCode} ${p.stderr}`);
-  }
-  return median(times);
-};
-const whole = [
-  { what: "`guard --version` (process start, the floor)", ms: wall([...guard, "--version"]) },
-  { what: "`guard shell check --dry-run -- ls -la`", ms: wall([...guard, "shell", "check", "--dry-run", "--", "ls -la"]) },
-  { what: "`guard shell check --dry-run -- rm notes.txt`", ms: wall([...guard, "shell", "check", "--dry-run", "--", "rm notes.txt"]) },
-  { what: "`guard shell check --dry-run -- git reset --hard`", ms: wall([...guard, "shell", "check", "--dry-run", "--", "git reset --hard"]) },
-  { what: "`guard shell check --dry-run -- 'cd src && rm -f \"m1.ts\"'` (needs the Bash grammar)", ms: wall([...guard, "shell", "check", "--dry-run", "--", 'cd src && rm -f "m1.ts"']) },
+// Interleaved: one run of every row per round, so load changes hit all rows alike.
+const WHOLE: { what: string; argv: string[] }[] = [
+  { what: "`guard --version` (process start, the floor)", argv: ["--version"] },
+  { what: "`guard shell check --dry-run -- ls -la`", argv: ["shell", "check", "--dry-run", "--", "ls -la"] },
+  { what: "`guard shell check --dry-run -- rm notes.txt`", argv: ["shell", "check", "--dry-run", "--", "rm notes.txt"] },
+  { what: "`guard shell check --dry-run -- git reset --hard`", argv: ["shell", "check", "--dry-run", "--", "git reset --hard"] },
+  { what: "`guard shell check --dry-run -- 'cd src && rm -f \"m1.ts\"'` (simple line: && and quotes)", argv: ["shell", "check", "--dry-run", "--", 'cd src && rm -f "m1.ts"'] },
+  { what: "`guard shell check --dry-run -- 'npm test 2>&1 \\| tail -20'` (simple line: pipe, redirect)", argv: ["shell", "check", "--dry-run", "--", "npm test 2>&1 | tail -20"] },
+  { what: "`guard shell check -- 'ls -la src && git status'` (not dry: records the decision)", argv: ["shell", "check", "--", "ls -la src && git status"] },
+  { what: "`guard shell check --dry-run -- 'for f in src/*.ts; do echo \"$f\"; done'` (needs the Bash grammar)", argv: ["shell", "check", "--dry-run", "--", 'for f in src/*.ts; do echo "$f"; done'] },
 ];
+const wallTimes = WHOLE.map(() => [] as number[]);
+for (const w of WHOLE) {
+  const p = sh([...guard, ...w.argv], repo);
+  if (p.exitCode !== 0 && p.exitCode !== 2 && p.exitCode !== 3) throw new Error(`${w.argv.join(" ")}: exit ${p.exitCode} ${p.stderr}`);
+}
+for (let i = 0; i < RUNS; i++)
+  WHOLE.forEach((w, j) => {
+    const t0 = performance.now();
+    sh([...guard, ...w.argv], repo);
+    wallTimes[j]!.push(performance.now() - t0);
+  });
+const whole = WHOLE.map((w, j) => ({ what: w.what, ms: median(wallTimes[j]!), min: Math.min(...wallTimes[j]!) }));
+const loadDuringWhole = loadavg()[0]!;
+
+// Phases inside one fresh process, from a probe compiled the way guard is (bench/shell-phases.ts).
+const PHASES: [string, string][] = [
+  ["boot", "runtime start, to the first line of JS (what `--version` pays)"],
+  ["cli", "evaluate the CLI module (cac wiring, command registry)"],
+  ["handle", "evaluate src/hosts/handle.ts and its imports (host records, valibot schemas)"],
+  ["classifier", "evaluate the classifier modules (already evaluated with handle.ts)"],
+  ["simpleClassify", "first classification of a simple line (`ls -la src && git status`), no tree-sitter"],
+  ["gitRoot", "`git rev-parse --show-toplevel` (the hook handler's repository root)"],
+  ["firstAppend", "first event append (ensureStateDir runs `git rev-parse --git-path info/exclude`)"],
+  ["secondAppend", "a second event append"],
+  ["runtimeWasm", "tree-sitter runtime wasm: compile + instantiate (Parser.init)"],
+  ["bashGrammar", "Bash grammar wasm: compile + instantiate + relocate (Language.load)"],
+  ["firstParse", "first parse"],
+  ["firstGrammarClassify", "first classification through the grammar (first walk of wasm-backed nodes)"],
+  ["warmGrammarClassify", "the next classification through the grammar"],
+];
+const probe = join(ROOT, "bench", ".work", "shell-phases");
+const built = await Bun.build({ entrypoints: [join(ROOT, "bench", "shell-phases.ts")], target: "bun", format: "esm", minify: true, bytecode: true, compile: { outfile: probe, autoloadDotenv: false, autoloadBunfig: false } });
+if (!built.success) throw new Error(`could not build the phase probe: ${built.logs.map(String).join("\n")}`);
+const phaseRuns: Record<string, number>[] = [];
+const phaseRepo = mkdtempSync(join(tmpdir(), "guard-bench-phases-"));
+sh(["git", "init", "-q", "-b", "main"], phaseRepo);
+for (let i = 0; i < RUNS; i++) phaseRuns.push(JSON.parse(sh([probe], phaseRepo).stdout.toString()));
+rmSync(phaseRepo, { recursive: true, force: true });
+const phases = PHASES.map(([key, what]) => ({ what, ms: median(phaseRuns.map((r) => r[key] ?? NaN)) }));
 
 // Relocation throughput: 10k files in 100 directories, relocated as one tree and restored.
 function tree(dir: string) {
@@ -142,11 +177,13 @@ const md = `# Shell guard benchmark
 Machine: ${cpus().length} × ${cpu}, ${process.platform}/${process.arch}, Bun ${Bun.version}. Date: ${new Date().toISOString().slice(0, 10)}.
 Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1/5/15 min; the machine is shared, so the whole-process and
 cross-device numbers move with what else runs).
-Run with \`bun bench/shell.ts\`; medians.
+Run with \`node_modules/.bin/bun scripts/build.ts --outfile bench/.work/guard && node_modules/.bin/bun bench/shell.ts --binary bench/.work/guard\`; medians.
 
 ## In-process classification (target ≤ 1 ms)
 
-Parser warm (the first call in a process loads the wasm runtime and the Bash grammar: ${coldStart.toFixed(1)} ms including imports). 300 runs each.
+Parser warm (the first call in a process that needs the grammar loads the wasm runtime and the Bash grammar:
+${coldStart.toFixed(1)} ms including imports, from source). 300 runs each. All but the loop rows are simple lines (no tree-sitter);
+\`bash -c '…'\` goes through the grammar for its script.
 
 | command | shape | median |
 |---|---|---|
@@ -154,13 +191,24 @@ ${inProcess.map((r) => `| \`${r.cmd.replaceAll("|", "\\|")}\` | ${r.note} | ${r.
 
 ## Whole process (target ≤ 30 ms)
 
-Guard run ${how}. ${RUNS} runs each. A line of plain words (one simple command, no quotes, expansions or
-operators) is read without loading tree-sitter; anything else pays the tree-sitter start-up (its wasm runtime
-and the Bash grammar are compiled in every fresh process), which is what the last row shows.
+Guard run ${how}. ${RUNS} rounds, interleaved (one run of every row per round); load average during
+these runs: ${loadDuringWhole.toFixed(1)}. A simple line (simple commands of plain or quoted words and plain redirects, joined by
+\`&&\`, \`||\`, \`;\`, \`|\`: see src/decide/shell/simple-line.ts) is read without loading tree-sitter; anything else
+pays the tree-sitter start-up (its wasm runtime and the Bash grammar are compiled in every fresh process), which
+is what the last row shows.
 
-| run | median |
+| run | median | min |
+|---|---|---|
+${whole.map((w) => `| ${w.what} | ${w.ms.toFixed(1)} ms | ${w.min.toFixed(1)} ms |`).join("\n")}
+
+## Where a fresh process spends its time
+
+Medians over ${RUNS} runs of bench/shell-phases.ts, compiled like guard (minified ESM, bytecode), in a fresh git
+repository. Each row is the time since the previous one.
+
+| phase | median |
 |---|---|
-${whole.map((w) => `| ${w.what} | ${w.ms.toFixed(1)} ms |`).join("\n")}
+${phases.map((p) => `| ${p.what} | ${p.ms.toFixed(1)} ms |`).join("\n")}
 
 ## Relocation throughput, 10,000 files (100 directories), median of 3
 
