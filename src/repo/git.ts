@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { GuardError } from "../cli/errors.ts";
 import { EXIT } from "../cli/exit-codes.ts";
 
@@ -62,8 +64,26 @@ export function splitZ(out: string): string[] {
   return out.split("\0").filter((s) => s.length > 0);
 }
 
-/** The top of the working tree that contains `cwd`, or undefined outside a repository. */
+/**
+ * The top of the working tree that contains `cwd`, or undefined outside a repository. Hooks call this on
+ * every event, so the plain layout (a `.git` folder or file in a parent, no GIT_DIR / GIT_WORK_TREE in the
+ * environment) is found by walking up the real path; anything else asks git.
+ */
 export function findRepoRoot(cwd: string): string | undefined {
+  if (!process.env.GIT_DIR && !process.env.GIT_WORK_TREE) {
+    let dir: string;
+    try {
+      dir = realpathSync(cwd);
+    } catch {
+      return undefined;
+    }
+    for (;;) {
+      if (existsSync(join(dir, ".git"))) return dir;
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
   const r = gitRaw(["rev-parse", "--show-toplevel"], cwd);
   return r.code === 0 ? r.stdout.trim() : undefined;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, appendFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, appendFileSync, existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { gitRaw } from "../repo/git.ts";
@@ -27,9 +27,8 @@ export function ensureStateDir(root: string): string {
   if (ensured.has(dir) && existsSync(dir)) return dir;
   mkdirSync(dir, { recursive: true });
   ensured.add(dir);
-  const r = gitRaw(["rev-parse", "--git-path", "info/exclude"], root);
-  if (r.code === 0) {
-    const excludePath = resolve(root, r.stdout.trim());
+  const excludePath = excludeFile(root);
+  if (excludePath) {
     if (!isExcluded(excludePath)) {
       mkdirSync(dirname(excludePath), { recursive: true });
       const prev = existsSync(excludePath) ? readFileSync(excludePath, "utf8") : "";
@@ -38,6 +37,18 @@ export function ensureStateDir(root: string): string {
     }
   }
   return dir;
+}
+
+/** `.git/info/exclude` of the repository (of its common dir in a worktree), or undefined if git cannot say. */
+function excludeFile(root: string): string | undefined {
+  const dotGit = join(root, ".git");
+  try {
+    if (statSync(dotGit).isDirectory()) return join(dotGit, "info", "exclude");
+  } catch {
+    // no .git here: ask git below
+  }
+  const r = gitRaw(["rev-parse", "--git-path", "info/exclude"], root);
+  return r.code === 0 ? resolve(root, r.stdout.trim()) : undefined;
 }
 
 function isExcluded(excludePath: string): boolean {
