@@ -114,7 +114,7 @@ interleaved. Produced by \`bun bench/hooks.ts ${args.join(" ")}\`.
 ${table}
 
 The shell payloads go through the shell guard (rule table, compensation, the decision recorded in
-.guard/events.jsonl) and the hook handler (its own event, \`git rev-parse\` for the repository root). A simple
+.guard/events.jsonl) and the hook handler (its own event; the repository root is found by walking up to \`.git\`, no git process). A simple
 line (src/decide/shell/simple-line.ts) is read without tree-sitter; the loop needs the Bash grammar, and a fresh
 process then compiles tree-sitter's runtime wasm and the grammar (~30 ms, see bench/results/shell.md for the
 phases).
