@@ -13,6 +13,8 @@ export interface RunSummary {
   /** Runner problems (could not start, timed out, nothing parsed). */
   problems: string[];
   tail: string[];
+  /** Files or packages that ran whole although only some of their tests were selected, and why. */
+  notes?: string[];
   shadow?: { misses: string[]; fullFailed: number; durationMs: number };
   fault?: string;
   periodic?: string;
@@ -29,6 +31,7 @@ export function formatRun(r: RunSummary): string {
   if (r.fault) lines.push(`  full suite because: ${r.fault}`);
   if (r.periodic) lines.push(`  periodic full run: ${r.periodic}`);
   for (const p of r.problems) lines.push(`  problem: ${p}`);
+  for (const n of (r.notes ?? []).slice(0, 2)) lines.push(`  note: ${n.slice(0, 200)}`);
   const room = MAX_REPORT_LINES - lines.length - 6;
   let used = 0;
   for (const f of failed) {

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { go } from "../../fixtures/select/go.ts";
+import { jest, vitest, withRunners } from "../../fixtures/select/js-runner.ts";
 import { nodeTest } from "../../fixtures/select/node-test.ts";
 import { applyScenario, resetProject, type FixtureProject } from "../../fixtures/select/project.ts";
 import { python } from "../../fixtures/select/python.ts";
+import { jsRunners } from "../evidence/runners.ts";
 import { guard } from "../helpers/repo.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { golden, goldenOf, preparedProject } from "./fixture.ts";
@@ -46,3 +48,5 @@ function goldenSuite(project: FixtureProject) {
 goldenSuite(python);
 goldenSuite(nodeTest);
 goldenSuite(go);
+goldenSuite(withRunners(vitest, jsRunners()));
+goldenSuite(withRunners(jest, jsRunners()));

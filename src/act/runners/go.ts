@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { batchUnits, exactPattern, planUnits, type NamingRules } from "./name-filter.ts";
 import { shellQuote, type RunnableTest, type Runner, type TestResult } from "./types.ts";
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function modulePath(root: string): string | undefined {
   const p = join(root, "go.mod");
@@ -16,25 +15,44 @@ export function splitGoSelector(selector: string): { dir: string; name: string }
   return i < 0 ? { dir: ".", name: selector } : { dir: selector.slice(0, i) || ".", name: selector.slice(i + 1) };
 }
 
-/** go test: one `go test -json -run '^(A|B)$' ./pkg…` over the selected packages. */
+const dirOf = (file: string) => (file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".");
+
+/** go's -run matches top-level test names; a package's pattern is exact when no other test there has a selected name. */
+const goRules: NamingRules = { norm: (s) => s, keys: (p) => [p[0]!], runs: (p, keys) => keys.has(p[0]!) };
+
+/**
+ * go test: `-run '^(?:TestA|TestB)$'` per package (anchored, escaped). Packages share one command while
+ * the shared pattern runs no test that was not selected; a package with a whole-package selection (a new
+ * test file) runs without -run.
+ */
 export const goTest: Runner = {
   framework: "go",
   detect: (root) => existsSync(join(root, "go.mod")),
   owns: (t) => t.framework === "go" || (t.framework === "" && t.file.endsWith("_test.go")),
-  plan(root, tests) {
+  plan(root, tests, _tmp, known = []) {
     if (tests === "all") return [{ framework: "go", argv: ["go", "test", "-json", "-count=1", "./..."], cwd: root, display: "go test ./..." }];
-    const dirs = new Set<string>();
-    const names = new Set<string>();
-    let wholePackage = false;
-    for (const t of tests) {
-      const { dir, name } = splitGoSelector(t.selector.includes(":") ? t.selector : `${t.file.includes("/") ? t.file.slice(0, t.file.lastIndexOf("/")) : "."}:`);
-      dirs.add(dir === "." ? "." : `./${dir}`);
-      if (name) names.add(name);
-      else wholePackage = true;
+    const nameOf = (t: { selector: string; file: string }) => (t.selector.includes(":") ? splitGoSelector(t.selector) : { dir: dirOf(t.file), name: "" });
+    const knownBy = new Map<string, { id: string; path: string[] }[]>();
+    for (const k of known.filter((x) => goTest.owns(x))) {
+      const { dir, name } = nameOf(k);
+      if (name) (knownBy.get(dir) ?? knownBy.set(dir, []).get(dir)!).push({ id: k.id, path: [name] });
     }
-    const pkgs = [...dirs].sort();
-    const run = wholePackage ? [] : ["-run", `^(${[...names].sort().map(escapeRe).join("|")})$`];
-    return [{ framework: "go", argv: ["go", "test", "-json", "-count=1", ...run, ...pkgs], cwd: root, display: `go test ${run.map(shellQuote).join(" ")} ${pkgs.join(" ")}`.replace(/\s+/g, " ").trim(), tests }];
+    const dirs = [...new Set(tests.map((t) => nameOf(t).dir))].sort();
+    const units = dirs.map((dir) => ({
+      target: dir,
+      selected: tests.filter((t) => nameOf(t).dir === dir).map((t) => ({ test: t, path: nameOf(t).name ? [nameOf(t).name] : undefined })),
+      known: knownBy.get(dir) ?? [],
+    }));
+    const planned = planUnits(units, goRules);
+    const raw = new Map(units.map((u) => [u.target, u.selected.flatMap((s) => s.path ?? [])]));
+    const batches = batchUnits(planned, knownBy, new Set(tests.map((t) => t.id)), goRules, raw);
+    const notes = planned.flatMap((u) => (u.note ? [u.note] : []));
+    return batches.map((b) => {
+      const pkgs = b.targets.map((d) => (d === "." ? "." : `./${d}`));
+      const run = b.pattern ? ["-run", b.pattern] : [];
+      const selected = tests.filter((t) => b.targets.includes(nameOf(t).dir));
+      return { framework: "go", argv: ["go", "test", "-json", "-count=1", ...run, ...pkgs], cwd: root, display: `go test ${run.map(shellQuote).join(" ")} ${pkgs.join(" ")}`.replace(/\s+/g, " ").trim(), tests: selected, ...(b.pattern ? {} : notes.length ? { notes } : {}) };
+    });
   },
   parse(plan, output) {
     const mod = modulePath(plan.cwd) ?? "";
@@ -64,7 +82,7 @@ export const goTest: Runner = {
   },
   reproduce(_root, failed) {
     const dirs = [...new Set(failed.map((f) => (f.file === "." ? "." : `./${f.file}`)))];
-    return `go test -run '^(${failed.slice(0, 5).map((f) => escapeRe(f.name)).join("|")})$' ${dirs.join(" ")}`;
+    return `go test -run ${shellQuote(exactPattern(failed.slice(0, 5).map((f) => f.name)))} ${dirs.join(" ")}`;
   },
 };
 

@@ -47,7 +47,7 @@ export function planRun(root: string, tests: RunnableTest[], runAll: boolean, kn
     const r = runnerFor(root, t);
     if (r) (groups.get(r) ?? groups.set(r, []).get(r)!).push(t);
   }
-  return RUNNERS.filter((r) => groups.has(r)).flatMap((r) => r.plan(root, groups.get(r)!, tmp));
+  return RUNNERS.filter((r) => groups.has(r)).flatMap((r) => r.plan(root, groups.get(r)!, tmp, known));
 }
 
 async function pump(stream: ReadableStream<Uint8Array>, into: string[], echo: boolean): Promise<void> {
@@ -95,7 +95,12 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
       } catch {}
     }
   }
-  const results = runner.parse(plan, output, resultText);
+  let results = runner.parse(plan, output, resultText);
+  if (plan.nameFiltered && plan.tests) {
+    // A name filter reports the tests it left out as skipped: they were never selected, so they are not results.
+    const chosen = new Set(plan.tests.flatMap((t) => [t.id, t.selector]));
+    results = results.filter((r) => r.outcome !== "skipped" || chosen.has(r.id));
+  }
   for (const f of plan.cleanup ?? []) rmSync(f, { force: true });
   if (plan.resultFile) rmSync(plan.resultFile, { force: true });
   const tail = `${output}\n${err.join("")}`.split("\n").filter((l) => l.trim() && !l.startsWith("{")).slice(-20);

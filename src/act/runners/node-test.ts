@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseJestJson } from "./jest-json.ts";
-import { shellQuote, type Runner } from "./types.ts";
+import { exactPattern, nodeTestRules, planJsBatches, titlePath } from "./name-filter.ts";
+import { shellQuote, type RunPlan, type Runner } from "./types.ts";
 
 /**
  * A node:test reporter that writes jest-shaped JSON (file, describe path, title, status, duration,
@@ -51,19 +52,31 @@ export const nodeTest: Runner = {
   framework: "node:test",
   detect: (root) => scriptArgs(root) !== undefined,
   owns: (t) => t.framework === "node:test",
-  plan(root, tests, tmp) {
+  plan(root, tests, tmp, known = []) {
     const reporter = join(tmp, "guard-node-reporter.mjs");
     writeFileSync(reporter, REPORTER);
-    const resultFile = join(tmp, "node-test.json");
-    const base = (scriptArgs(root) ?? ["--test"]).filter((a) => !a.startsWith("--test-reporter"));
-    const files = tests === "all" ? [] : [...new Set(tests.map((t) => t.file))].sort();
-    // Selected files replace the script's own file arguments; flags stay.
+    const base = (scriptArgs(root) ?? ["--test"]).filter((a) => !a.startsWith("--test-reporter") && !a.startsWith("--test-name-pattern"));
+    // Selected files replace the script's own file arguments; flags stay. node reads options before the files.
     const flags = base.filter((a) => a.startsWith("-"));
-    const operands = tests === "all" ? base.filter((a) => !a.startsWith("-")) : files;
-    // node reads options before the files: reporters go with the flags.
-    const argv = ["node", ...flags, `--test-reporter=${reporter}`, `--test-reporter-destination=${resultFile}`, "--test-reporter=spec", "--test-reporter-destination=stderr", ...operands];
-    return [{ framework: "node:test", argv, cwd: root, display: `node --test ${files.map(shellQuote).join(" ")}`.trim(), resultFile, cleanup: [reporter], tests: tests === "all" ? undefined : tests }];
+    const command = (operands: string[], pattern: string | undefined, i: number, selected?: typeof known, notes?: string[]): RunPlan => {
+      const resultFile = join(tmp, `node-test-${i}.json`);
+      const filter = pattern ? [`--test-name-pattern=${pattern}`] : [];
+      const argv = ["node", ...flags, ...filter, `--test-reporter=${reporter}`, `--test-reporter-destination=${resultFile}`, "--test-reporter=spec", "--test-reporter-destination=stderr", ...operands];
+      const display = `node --test${pattern ? ` --test-name-pattern=${shellQuote(pattern)}` : ""} ${selected ? operands.map(shellQuote).join(" ") : ""}`.trim();
+      return { framework: "node:test", argv, cwd: root, display, resultFile, cleanup: i === 0 ? [reporter] : [], tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
+    };
+    if (tests === "all") return [command(base.filter((a) => !a.startsWith("-")), undefined, 0)];
+    const { batches, notes } = planJsBatches(tests, known, nodeTestRules);
+    // The reporter file is removed with the last plan.
+    const plans = batches.map((b, i) => command(b.targets, b.pattern, i, tests.filter((t) => b.targets.includes(t.file)), b.pattern ? undefined : notes));
+    for (const p of plans) p.cleanup = [];
+    plans.at(-1)!.cleanup = [reporter];
+    return plans;
   },
   parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
-  reproduce: (_root, failed) => `node --test ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`,
+  reproduce(_root, failed) {
+    const names = failed.map((f) => titlePath({ id: f.id, file: f.file, framework: "", selector: "" })?.at(-1));
+    const pattern = names.every((n) => n !== undefined) && names.length > 0 ? ` --test-name-pattern=${shellQuote(exactPattern(names as string[]))}` : "";
+    return `node --test${pattern} ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`;
+  },
 };

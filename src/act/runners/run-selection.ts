@@ -107,6 +107,7 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
     reproduce,
     problems,
     tail: run.plans.flatMap((p) => p.tail).slice(-15),
+    notes: run.plans.flatMap((p) => p.plan.notes ?? []),
     ...(full ? { shadow: { misses, fullFailed: failedFull.length, durationMs: full.durationMs } } : {}),
     ...(selection.fault ? { fault: `${selection.fault.code}: ${selection.fault.message}` } : {}),
     ...(periodic ? { periodic } : {}),

@@ -33,6 +33,10 @@ export interface RunPlan {
   cleanup?: string[];
   /** The tests this command was asked to run (undefined: the whole suite of this runner). */
   tests?: RunnableTest[];
+  /** Why a file or package runs whole although only some of its tests were selected. */
+  notes?: string[];
+  /** The command filters by test name: tests it reports as skipped were filtered out, not skipped. */
+  nameFiltered?: boolean;
 }
 
 export interface PlanResult {
@@ -53,8 +57,11 @@ export interface Runner {
   detect(root: string): boolean;
   /** Whether a test with this framework/file belongs to this runner. */
   owns(test: RunnableTest): boolean;
-  /** Commands that run `tests`, or the whole suite when `tests` is "all". */
-  plan(root: string, tests: RunnableTest[] | "all", tmp: string): RunPlan[];
+  /**
+   * Commands that run `tests`, or the whole suite when `tests` is "all". `known` is every test the graph
+   * knows, so name filters can be checked to run nothing that was not selected.
+   */
+  plan(root: string, tests: RunnableTest[] | "all", tmp: string, known?: RunnableTest[]): RunPlan[];
   /** Results from the command's output and result file. */
   parse(plan: RunPlan, output: string, resultText: string | undefined): TestResult[];
   /** How to rerun some failing tests by hand. */

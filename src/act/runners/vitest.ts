@@ -1,40 +1,67 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseJestJson } from "./jest-json.ts";
-import { shellQuote, type Runner } from "./types.ts";
+import { exactPattern, fullNameRules, planJsBatches, titlePath } from "./name-filter.ts";
+import { shellQuote, type RunPlan, type Runner, type TestResult } from "./types.ts";
 
 const bin = (root: string, name: string) => {
   const local = join(root, "node_modules", ".bin", name);
   return existsSync(local) ? [local] : ["npx", "--no-install", name];
 };
 
-/** vitest: selected files on the command line, results from its JSON reporter. */
+/** `-t` names of failed tests (full names), for a reproduce line. */
+function failedPattern(failed: TestResult[]): string | undefined {
+  const names = failed.flatMap((f) => {
+    const path = titlePath({ id: f.id, file: f.file, framework: "", selector: "" });
+    return path ? [path.join(" ")] : [];
+  });
+  return names.length > 0 && names.length === failed.length ? exactPattern(names) : undefined;
+}
+
+/** vitest: selected files, and a `-t` full-name filter where it picks out exactly the selected tests. */
 export const vitest: Runner = {
   framework: "vitest",
   detect: (root) => existsSync(join(root, "node_modules", ".bin", "vitest")),
   owns: (t) => t.framework === "vitest",
-  plan(root, tests, tmp) {
-    const resultFile = join(tmp, "vitest.json");
-    const files = tests === "all" ? [] : [...new Set(tests.map((t) => t.file))].sort();
-    const argv = [...bin(root, "vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultFile}`, ...files];
-    return [{ framework: "vitest", argv, cwd: root, env: { CI: "1" }, display: `npx vitest run ${files.map(shellQuote).join(" ")}`.trim(), resultFile, tests: tests === "all" ? undefined : tests }];
+  plan(root, tests, tmp, known = []) {
+    const command = (files: string[], pattern: string | undefined, i: number, selected?: typeof known, notes?: string[]): RunPlan => {
+      const resultFile = join(tmp, `vitest-${i}.json`);
+      const filter = pattern ? [`--testNamePattern=${pattern}`] : [];
+      const argv = [...bin(root, "vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultFile}`, ...filter, ...files];
+      const display = `npx vitest run ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
+      return { framework: "vitest", argv, cwd: root, env: { CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
+    };
+    if (tests === "all") return [command([], undefined, 0)];
+    const { batches, notes } = planJsBatches(tests, known, fullNameRules(false));
+    return batches.map((b, i) => command(b.targets, b.pattern, i, tests.filter((t) => b.targets.includes(t.file)), b.pattern ? undefined : notes));
   },
   parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
-  reproduce: (_root, failed) => `npx vitest run ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`,
+  reproduce(_root, failed) {
+    const p = failedPattern(failed);
+    return `npx vitest run ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}${p ? ` -t ${shellQuote(p)}` : ""}`;
+  },
 };
 
-/** jest: selected files as path patterns, results from `--json`. */
+/** jest: selected files by path, and a `-t` full-name filter (jest matches it case-insensitively) where it is exact. */
 export const jest: Runner = {
   framework: "jest",
   detect: (root) => existsSync(join(root, "node_modules", ".bin", "jest")),
   owns: (t) => t.framework === "jest",
-  plan(root, tests, tmp) {
-    const resultFile = join(tmp, "jest.json");
-    const files = tests === "all" ? [] : [...new Set(tests.map((t) => t.file))].sort();
-    const patterns = files.map((f) => `${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-    const argv = [...bin(root, "jest"), "--ci", "--json", `--outputFile=${resultFile}`, ...(files.length ? ["--runTestsByPath", ...files] : []), ...(files.length ? [] : patterns)];
-    return [{ framework: "jest", argv, cwd: root, env: { CI: "1" }, display: `npx jest ${files.map(shellQuote).join(" ")}`.trim(), resultFile, tests: tests === "all" ? undefined : tests }];
+  plan(root, tests, tmp, known = []) {
+    const command = (files: string[], pattern: string | undefined, i: number, selected?: typeof known, notes?: string[]): RunPlan => {
+      const resultFile = join(tmp, `jest-${i}.json`);
+      const filter = pattern ? [`--testNamePattern=${pattern}`] : [];
+      const argv = [...bin(root, "jest"), "--ci", "--json", `--outputFile=${resultFile}`, ...filter, ...(files.length ? ["--runTestsByPath", ...files] : [])];
+      const display = `npx jest ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
+      return { framework: "jest", argv, cwd: root, env: { CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
+    };
+    if (tests === "all") return [command([], undefined, 0)];
+    const { batches, notes } = planJsBatches(tests, known, fullNameRules(true));
+    return batches.map((b, i) => command(b.targets, b.pattern, i, tests.filter((t) => b.targets.includes(t.file)), b.pattern ? undefined : notes));
   },
   parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
-  reproduce: (_root, failed) => `npx jest ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`,
+  reproduce(_root, failed) {
+    const p = failedPattern(failed);
+    return `npx jest ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}${p ? ` -t ${shellQuote(p)}` : ""}`;
+  },
 };

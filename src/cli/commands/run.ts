@@ -42,6 +42,8 @@ export const run: CommandSpec = {
             passed: r.summary.passed,
             selected: r.selection.tests.map((t) => t.id),
             results: r.run.results,
+            commands: r.run.plans.map((p) => p.plan.display),
+            notes: r.summary.notes ?? [],
             durationMs: r.run.durationMs,
             misses: r.misses,
             missRepairEdges: r.missEdges,
