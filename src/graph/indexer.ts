@@ -49,7 +49,7 @@ export interface IndexReport {
   seconds: number;
   /** Time spent reading, parsing and extracting (the rest is resolution and graph writes). */
   parseSeconds: number;
-  /** Milliseconds since the start at the end of each phase: list, state, parse, link, diff, write, save. */
+  /** Milliseconds since the start at the end of each phase: list, state, cache, parse, link, diff, write, save. */
   phases: Record<string, number>;
 }
 
@@ -140,6 +140,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
 
   // 3. Parse what changed; take the rest from the cache (or parse it too when the cache is gone).
   const cache = prevState ? readIndexCache(root, prevState.cacheId) : undefined;
+  phase("cache");
   const parseSet = new Map(toParse.map((t) => [t.path, t.bytes]));
   for (const p of paths) if (!parseSet.has(p) && !cache?.extracts[p]) parseSet.set(p, readFileSync(join(root, p)));
   const files = new Map<string, IndexedFile>();
@@ -312,42 +313,84 @@ function report(
 
 /**
  * The files whose graph records can change when `reparsed` changed (same set of paths, same config):
- * the re-parsed files themselves; when one changed its signature (names, imports, exports), also every
- * file that imports it directly or through others (they resolve names through it), the rest of its Go
- * package, and every file with a call site named like a definition that appeared, went or moved (by-name
- * resolution looks across the repository).
+ * the re-parsed files themselves, plus, for each one whose signature changed:
+ * - when only its definitions changed (functions, methods, classes added, removed or moved): every file
+ *   with a call, import or base class naming one of those names (resolution goes by name at every step,
+ *   through imports, re-exports, modules and class bases alike), and the rest of its Go package;
+ *   Exports that changed count as names too (importers ask for them by name);
+ * - when what it binds changed (imports, package clause, class bases): also every file that imports it
+ *   directly or through others, since names resolve through its bindings and stars.
  */
 export function affectedFiles(reparsed: readonly string[], prev: IndexCache, files: ReadonlyMap<string, IndexedFile>): Set<string> {
   const out = new Set(reparsed);
   const changed = reparsed.filter((p) => prev.extracts[p] === undefined || signature(prev.extracts[p]!) !== signature(files.get(p)!.extract));
   if (changed.length === 0) return out;
-  const importers = new Map<string, string[]>();
-  for (const [p, c] of Object.entries(prev.contributions))
-    for (const target of c.imports) (importers.get(target) ?? importers.set(target, []).get(target)!).push(p);
-  const frontier = [...changed];
+  const frontier: string[] = [];
   const dirOfPath = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
   const goDirs = new Set(changed.filter((p) => p.endsWith(".go")).map(dirOfPath));
-  if (goDirs.size > 0) for (const p of files.keys()) if (p.endsWith(".go") && goDirs.has(dirOfPath(p))) frontier.push(p);
+  if (goDirs.size > 0) for (const p of files.keys()) if (p.endsWith(".go") && goDirs.has(dirOfPath(p))) out.add(p);
   const names = new Set<string>();
+  const key = (x: FileExtract) => new Set([...x.defs.map((d) => `${d.qualname}\u0000${d.name}\u0000${d.kind}\u0000${d.cls ?? ""}`), ...x.classes.map((c) => `${c.qualname}\u0000${c.name}\u0000class\u0000`)]);
+  const addName = (k: string) => {
+    const [, name, , cls] = k.split("\u0000") as [string, string, string, string];
+    names.add(name);
+    // A method that appeared or went changes what `Cls()` / `new Cls()` / `Cls.m()` resolve to.
+    if (cls) names.add(cls.slice(cls.lastIndexOf(".") + 1));
+  };
   for (const p of changed) {
-    const key = (x: FileExtract) => new Set([...x.defs.map((d) => `${d.qualname}\u0000${d.name}\u0000${d.kind}`), ...x.classes.map((c) => `${c.qualname}\u0000${c.name}\u0000class`)]);
-    const a = prev.extracts[p] ? key(prev.extracts[p]!) : new Set<string>();
-    const b = key(files.get(p)!.extract);
-    for (const k of a) if (!b.has(k)) names.add(k.split("\u0000")[1]!);
-    for (const k of b) if (!a.has(k)) names.add(k.split("\u0000")[1]!);
+    const before = prev.extracts[p];
+    const after = files.get(p)!.extract;
+    if (!before || surface(before) !== surface(after) || basesChanged(before, after)) frontier.push(p);
+    const a = before ? key(before) : new Set<string>();
+    const b = key(after);
+    for (const k of a) if (!b.has(k)) addName(k);
+    for (const k of b) if (!a.has(k)) addName(k);
+    // An export that appeared, went or points elsewhere: importers ask for it by its name.
+    const exp = (x: FileExtract | undefined) => new Set((x?.exports ?? []).map((e) => `${e.name}\u0000${e.local}`));
+    const [ea, eb] = [exp(before), exp(after)];
+    for (const k of [...[...ea].filter((e) => !eb.has(e)), ...[...eb].filter((e) => !ea.has(e))]) for (const n of k.split("\u0000")) names.add(n);
   }
-  while (frontier.length > 0) {
-    const p = frontier.pop()!;
-    if (!out.has(p)) out.add(p);
-    for (const q of importers.get(p) ?? []) if (!out.has(q)) (out.add(q), frontier.push(q));
+  if (frontier.length > 0) {
+    const importers = new Map<string, string[]>();
+    for (const [p, c] of Object.entries(prev.contributions))
+      for (const target of c.imports) (importers.get(target) ?? importers.set(target, []).get(target)!).push(p);
+    for (const p of frontier) if (p.endsWith(".go")) for (const q of files.keys()) if (q.endsWith(".go") && dirOfPath(q) === dirOfPath(p)) frontier.push(q);
+    const seen = new Set(frontier);
+    while (frontier.length > 0) {
+      const p = frontier.pop()!;
+      out.add(p);
+      for (const q of importers.get(p) ?? []) if (!seen.has(q)) (seen.add(q), frontier.push(q));
+    }
   }
-  if (names.size > 0)
+  if (names.size > 0) {
+    const last = (s: string) => s.slice(s.lastIndexOf(".") + 1);
     for (const [p, f] of files) {
       if (out.has(p)) continue;
       const x = f.extract;
-      if (x.calls.some((c) => names.has(c.name)) || x.classes.some((c) => c.bases.some((b) => names.has(b.slice(b.lastIndexOf(".") + 1))))) out.add(p);
+      if (
+        x.calls.some((c) => names.has(c.name) || (c.object !== undefined && names.has(last(c.object)))) ||
+        x.imports.some((i) => i.names.some((n) => names.has(n.imported))) ||
+        x.classes.some((c) => c.bases.some((b) => names.has(last(b))))
+      )
+        out.add(p);
     }
+  }
   return out;
+}
+
+/** What other files resolve names through besides its definitions and exports: its bindings. */
+function surface(x: FileExtract): string {
+  return JSON.stringify([
+    x.lang,
+    x.pkg ?? null,
+    x.imports.map((i) => [i.spec, i.level, i.names, i.namespace ?? null, i.star ?? false, i.reexport ?? false]),
+  ]);
+}
+
+/** A class in both versions whose bases differ (classes that appeared or went are names). */
+function basesChanged(a: FileExtract, b: FileExtract): boolean {
+  const before = new Map(a.classes.map((c) => [c.qualname, c.bases.join("\u0000")]));
+  return b.classes.some((c) => before.has(c.qualname) && before.get(c.qualname) !== c.bases.join("\u0000"));
 }
 
 function hashConfig(all: ReadonlySet<string>, repo: RepoView): string {
