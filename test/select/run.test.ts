@@ -78,7 +78,7 @@ describe("guard run through the project's own runner", () => {
     expect(bad.stderr).toContain("no function shop/users.py::nope in the graph");
   }, 120_000);
 
-  test("node:test: selected files run with guard's reporter; failures are named", async () => {
+  test("node:test: selected tests run by --test-name-pattern with guard's reporter; failures are named", async () => {
     const root = await preparedProject(nodeTest);
     applyScenario(root, scenario(nodeTest, "module-constant"));
     const out = JSON.parse(guard(["run", "--json"], root).stdout);
@@ -87,7 +87,10 @@ describe("guard run through the project's own runner", () => {
       "test/cart.test.js::cart > describes its items",
       "test/money.test.js::formats a price",
     ]);
-    expect(out.data.reproduce[0]).toBe("node --test test/cart.test.js test/money.test.js");
+    // Only the selected tests ran: not "cart > totals with tax" nor "rounds cents".
+    expect(out.data.results.map((x: { id: string }) => x.id).sort()).toEqual(out.data.selected.sort());
+    expect(out.data.commands).toEqual(["node --test --test-name-pattern='^(?:cart describes its items|describes its items|formats a price)$' test/cart.test.js test/money.test.js"]);
+    expect(out.data.reproduce[0]).toBe("node --test --test-name-pattern='^(?:describes its items|formats a price)$' test/cart.test.js test/money.test.js");
   }, 120_000);
 
   test("go test: -run per selected test; a passing selection exits 0", async () => {
@@ -95,11 +98,13 @@ describe("guard run through the project's own runner", () => {
     applyScenario(root, scenario(go, "method-changed"));
     const bad = JSON.parse(guard(["run", "--json"], root).stdout);
     expect(bad.data.results.map((x: { id: string; outcome: string }) => `${x.id} ${x.outcome}`)).toEqual(["cart/cart_test.go::TestTotal failed"]);
+    expect(bad.data.commands).toEqual(["go test -run '^(?:TestTotal)$' ./cart"]);
     resetProject(root);
     applyScenario(root, scenario(go, "test-changed"));
     const ok = guard(["run", "--json"], root);
     expect(ok.code).toBe(0);
     // TestTotal failed in the last run, so it runs again (and passes with the change undone).
+    expect(JSON.parse(ok.stdout).data.commands).toEqual(["go test -run '^(?:TestNormalize|TestTotal)$' ./cart ./users"]);
     expect(JSON.parse(ok.stdout).data.results.map((x: { id: string; outcome: string }) => `${x.id} ${x.outcome}`)).toEqual(["cart/cart_test.go::TestTotal passed", "users/users_test.go::TestNormalize passed"]);
   }, 120_000);
 });
