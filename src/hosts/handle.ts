@@ -91,14 +91,19 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
   return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd } };
 }
 
-async function decide(_host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
+async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
   const root = findRepoRoot(ev.cwd) ?? ev.cwd;
   switch (ev.event) {
     case "pre-shell":
       return checkShell(ev.command ?? "", { cwd: ev.cwd, root });
     case "pre-edit": {
       const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
-      if (base.decision !== "ALLOW" || !taskOpen(root)) return base;
+      if (base.decision !== "ALLOW") return base;
+      // History: does the edit remove code a human decision protects? (ASK where the host can ask.)
+      const { whyPreEdit } = await import("./why-check.ts");
+      const why = await whyPreEdit(ev, root, host.canAsk);
+      if (why) return why;
+      if (!taskOpen(root)) return base;
       const { preEditScopeCheck } = await import("../act/gate/host.ts");
       const scoped = combine((ev.filePaths ?? []).map((p) => preEditScopeCheck(root, ev.sessionId, resolve(ev.cwd, p))));
       return scoped.decision === "ALLOW" ? base : scoped;

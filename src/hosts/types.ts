@@ -22,8 +22,22 @@ export interface HookEvent {
   /** Absolute or cwd-relative paths the tool will write. */
   filePaths?: string[];
   proposedContent?: string;
+  /**
+   * The whole file as the tool would leave it can be derived: `proposedContent` is the full new content
+   * (a Write), or `edits` apply to the current content (an Edit / MultiEdit). Hosts that send neither get
+   * no content checks, only path checks.
+   */
+  wholeFile?: boolean;
+  edits?: TextEdit[];
   /** Claude Code / Codex: this stop follows a stop that a hook blocked. */
   stopHookActive?: boolean;
+}
+
+/** One string replacement a host's edit tool will make. */
+export interface TextEdit {
+  oldString: string;
+  newString: string;
+  replaceAll?: boolean;
 }
 
 /** What the host process reads back from guard. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { exit2, json, silent, blockText } from "../answer.ts";
 import { existing } from "../detect.ts";
 import { obj, optStr, optBool, anyObj, pickString } from "../payload.ts";
-import type { HostRecord } from "../types.ts";
+import type { HostRecord, TextEdit } from "../types.ts";
 
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
@@ -16,12 +16,23 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   if (p.tool_name === "Bash" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "notebook_path");
-  const edits = Array.isArray(input.edits) ? input.edits.map((e) => pickString(e, "new_string") ?? "").join("\n") : undefined;
+  const multi = Array.isArray(input.edits) ? (input.edits as unknown[]) : undefined;
+  const edits = multi ? multi.map((e) => pickString(e, "new_string") ?? "").join("\n") : undefined;
+  const textEdit = (e: unknown): TextEdit | undefined => {
+    const o = (e ?? {}) as Record<string, unknown>;
+    const oldString = o.old_string;
+    const newString = o.new_string; // may be "": a deletion
+    if (typeof oldString !== "string" || oldString.length === 0 || typeof newString !== "string") return undefined;
+    return { oldString, newString, replaceAll: o.replace_all === true };
+  };
+  const replacements = p.tool_name === "Edit" ? [textEdit(input)] : p.tool_name === "MultiEdit" ? (multi ?? []).map(textEdit) : [];
   return {
     ...base,
     event: post ? ("post-edit" as const) : ("pre-edit" as const),
     filePaths: path ? [path] : [],
     proposedContent: pickString(input, "content", "new_string", "new_source") ?? edits,
+    wholeFile: p.tool_name === "Write" && typeof input.content === "string",
+    edits: replacements.length > 0 && replacements.every((e) => e !== undefined) ? (replacements as TextEdit[]) : undefined,
   };
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { exit2, json, silent, blockText } from "../answer.ts";
 import { existing } from "../detect.ts";
 import { obj, optStr, anyObj, pickString } from "../payload.ts";
-import type { HostRecord } from "../types.ts";
+import type { HostRecord, TextEdit } from "../types.ts";
 
 const EDIT_TOOLS = new Set(["write_file", "replace", "edit"]);
 const common = { session_id: optStr, cwd: optStr, hook_event_name: optStr, transcript_path: optStr, timestamp: optStr };
@@ -15,7 +15,20 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   if (p.tool_name === "run_shell_command" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "absolute_path", "path");
-  return { ...base, event: post ? ("post-edit" as const) : ("pre-edit" as const), filePaths: path ? [path] : [], proposedContent: pickString(input, "content", "new_string") };
+  const oldString = input.old_string;
+  const newString = input.new_string; // may be "": a deletion
+  const edits: TextEdit[] | undefined =
+    p.tool_name === "replace" && typeof oldString === "string" && oldString.length > 0 && typeof newString === "string"
+      ? [{ oldString, newString, replaceAll: typeof input.expected_replacements === "number" && input.expected_replacements > 1 }]
+      : undefined;
+  return {
+    ...base,
+    event: post ? ("post-edit" as const) : ("pre-edit" as const),
+    filePaths: path ? [path] : [],
+    proposedContent: pickString(input, "content", "new_string"),
+    wholeFile: p.tool_name === "write_file" && typeof input.content === "string",
+    edits,
+  };
 }
 
 export const gemini: HostRecord = {
