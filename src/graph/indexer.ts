@@ -13,6 +13,7 @@ import { diffGraph, snapshotOf, type GraphSnapshot } from "./diff.ts";
 import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeIndexState, type FileContribution, type FileState, type IndexCache, type IndexSummary } from "./index-state.ts";
 import { applyDiff, ensureIndexes, readMeta, readSnapshot, writeMeta } from "./load.ts";
 import { MODULE_QUALNAME, type StaticEdge } from "./schema.ts";
+import { bumpEpoch } from "../state/select-epoch.ts";
 
 export interface IndexOptions {
   /** Re-parse every file and compare against what the graph really holds. */
@@ -70,7 +71,10 @@ const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|go\.mod|package\.json)$/;
  * only the difference to what the graph held. Running it twice in a row writes nothing the second time.
  */
 export async function indexRepository(root: string, graph: Graph, opts: IndexOptions = {}): Promise<IndexReport> {
-  return withIndexLock(root, () => run(root, graph, opts));
+  const report = await withIndexLock(root, () => run(root, graph, opts));
+  // The graph changed under any cached selection: the idle-turn cache must not answer from before.
+  bumpEpoch(root);
+  return report;
 }
 
 async function run(root: string, graph: Graph, opts: IndexOptions): Promise<IndexReport> {

@@ -109,4 +109,19 @@ describe("idle turns", () => {
     expect(third.runAll).toBe(true);
     resetProject(root);
   }, 120_000);
+
+  test("guard index and guard evidence rewrite the graph: the next check is not answered from before", async () => {
+    // A clean tree (indexing a dirty one would make the graph hold the edit, a stale-graph fault, never cached).
+    const root = await preparedProject(python);
+    const cached = () => JSON.parse(guard(["check", "--json"], root).stdout).data.cached;
+    expect(cached()).toBe(false);
+    expect(cached()).toBe(true);
+    expect(guard(["index"], root).code).toBe(0);
+    expect(cached()).toBe(false);
+    expect(cached()).toBe(true);
+    const ev = guard(["evidence"], root);
+    expect(ev.code).toBe(0);
+    expect(cached()).toBe(false);
+    expect(cached()).toBe(true);
+  }, 240_000);
 });

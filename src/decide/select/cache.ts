@@ -1,11 +1,14 @@
 import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../../state/paths.ts";
+import { bumpEpoch, currentEpoch } from "../../state/select-epoch.ts";
+
+export { bumpEpoch, currentEpoch };
 
 /**
  * The last selection, keyed by working-tree fingerprint, in `.guard/select-cache.json`. An unchanged
  * tree answers from here without parsing or querying anything. Anything that changes the evidence
- * (a run, feedback, a new index) bumps the epoch in `.guard/select-epoch`, which is part of the key.
+ * (a run, feedback, a new index, new evidence) bumps the epoch (src/state/select-epoch.ts), which is part of the key.
  */
 export interface CachedSelection {
   fingerprint: string;
@@ -16,20 +19,6 @@ export interface CachedSelection {
 }
 
 const cachePath = (root: string) => join(root, ".guard", "select-cache.json");
-const epochPath = (root: string) => join(root, ".guard", "select-epoch");
-
-export function currentEpoch(root: string): string {
-  try {
-    return readFileSync(epochPath(root), "utf8").trim();
-  } catch {
-    return "0";
-  }
-}
-
-export function bumpEpoch(root: string): void {
-  ensureStateDir(root);
-  writeFileSync(epochPath(root), `${Date.now()}-${process.pid}\n`);
-}
 
 export function readCache(root: string, fingerprint: string): CachedSelection | undefined {
   const p = cachePath(root);

@@ -12,6 +12,7 @@ import { recordPytest } from "./python/record.ts";
 import { functionsOf } from "./ranges.ts";
 import { mergeEvidence, type Evidence } from "./types.ts";
 import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
+import { bumpEpoch } from "../../state/select-epoch.ts";
 
 export interface RecordOptions {
   /** Install missing tools (coverage, pytest) into the project's environment. */
@@ -90,6 +91,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
     const declared = declaredTests(functions);
     const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
+    bumpEpoch(root);
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
