@@ -40,7 +40,7 @@ const { GraphClient } = await import("../src/graph/client.ts");
 const { ensureEmbedded } = await import("../src/graph/engine/embedded.ts");
 const { graphName } = await import("../src/graph/name.ts");
 const { extractSource, INDEXED_LANGUAGES } = await import("../src/code/extract/index.ts");
-const { languageForPath } = await import("../src/code/parser.ts");
+const { languageForPath, parse } = await import("../src/code/parser.ts");
 
 function run(cmd: string[], cwd: string, env: Record<string, string> = {}): string {
   const p = Bun.spawnSync(cmd, { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
@@ -135,7 +135,12 @@ const median = (xs: number[]) => {
 
 const BIN = join(WORK, "guard-bin");
 
-function guardIndex(repo: string): { wallMs: number; cpuMs: number; maxRssMb: number; report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number } } {
+function guardIndex(repo: string): {
+  wallMs: number;
+  cpuMs: number;
+  maxRssMb: number;
+  report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number; phases: Record<string, number> };
+} {
   const t0 = performance.now();
   const p = Bun.spawnSync([BIN, "index", "--json"], { cwd: repo, stdout: "pipe", stderr: "pipe" });
   const wallMs = performance.now() - t0;
@@ -146,7 +151,7 @@ function guardIndex(repo: string): { wallMs: number; cpuMs: number; maxRssMb: nu
   return { wallMs, cpuMs, maxRssMb, report: env.data };
 }
 
-async function throughput(repo: string): Promise<{ lines: number; coldLps: number; warmLps: number }> {
+async function throughput(repo: string): Promise<{ lines: number; coldLps: number; warmLps: number; parseLps: number }> {
   const files = run(["git", "ls-files", "-z"], repo).split("\0").filter((f) => {
     const l = f ? languageForPath(f) : undefined;
     return l !== undefined && INDEXED_LANGUAGES.has(l);
@@ -163,7 +168,14 @@ async function throughput(repo: string): Promise<{ lines: number; coldLps: numbe
     for (const x of srcs) await extractSource(x.f, x.lang, x.s);
     passes.push(cpu() - t);
   }
-  return { lines, coldLps: lines / (passes[0]! / 1000), warmLps: lines / (median(passes.slice(1)) / 1000) };
+  // The ceiling: tree-sitter's parse alone, no extraction, in the same process right after.
+  const parseOnly: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = cpu();
+    for (const x of srcs) (await parse(x.lang, x.s)).delete();
+    parseOnly.push(cpu() - t);
+  }
+  return { lines, coldLps: lines / (passes[0]! / 1000), warmLps: lines / (median(passes.slice(1)) / 1000), parseLps: lines / (median(parseOnly) / 1000) };
 }
 
 mkdirSync(WORK, { recursive: true });
@@ -173,6 +185,7 @@ const server = await ensureEmbedded({ home: HOME, idleTimeoutSeconds: 600 });
 const client = await GraphClient.connect({ kind: "socket", path: server.socket });
 
 const rows: string[] = [];
+const phaseRows: string[] = [];
 const loadBefore = loadavg()[0]!;
 for (const p of PROJECTS) {
   if (ONLY && p.name !== ONLY) continue;
@@ -213,8 +226,18 @@ for (const p of PROJECTS) {
     `| ${p.name} (${version}) | ${f0.files} | ${f0.lines.toLocaleString("en-US")} | ${f0.functions} / ${f0.tests} / ${f0.edges} | ` +
       `${(median(full.map((r) => r.wallMs)) / 1000).toFixed(2)} s / ${(median(full.map((r) => r.cpuMs)) / 1000).toFixed(2)} s / ${median(full.map((r) => r.report.seconds)).toFixed(2)} s | ` +
       `${Math.round(median(full.map((r) => r.maxRssMb)))} MiB | ${wall(none)} / ${idx(none)} | ${wall(edit)} / ${cpuOf(edit)} / ${idx(edit)} | ${wall(incr)} / ${cpuOf(incr)} / ${idx(incr)} | ` +
-      `${Math.round(tp.coldLps).toLocaleString("en-US")} | ${Math.round(tp.warmLps).toLocaleString("en-US")} |`,
+      `${Math.round(tp.coldLps).toLocaleString("en-US")} | ${Math.round(tp.warmLps).toLocaleString("en-US")} | ${Math.round(tp.parseLps).toLocaleString("en-US")} |`,
   );
+  // Where a new-function run's time goes: the indexer's phases (medians), and the process around them.
+  const spans = (r: ReturnType<typeof guardIndex>) => {
+    const out: Record<string, number> = {};
+    let last = 0;
+    for (const [k, v] of Object.entries(r.report.phases)) (out[k] = v - last), (last = v);
+    out["process (start, engine connect, exit)"] = r.wallMs - r.report.seconds * 1000;
+    return out;
+  };
+  const names = Object.keys(spans(incr[0]!));
+  phaseRows.push(`| ${p.name} | ${names.map((n) => `${n} ${Math.round(median(incr.map((r) => spans(r)[n] ?? 0)))}`).join(" · ")} |`);
   process.stderr.write(`${rows.at(-1)}\n`);
   await graph.delete();
 }
@@ -223,8 +246,8 @@ await client.close();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${process.platform}/${process.arch}, Bun ${Bun.version}`;
 const table = [
-  "| project | files | lines | functions / tests / edges | full: wall / CPU / indexer | full: peak RSS | no change: wall / indexer | edit (comment): wall / CPU / indexer | new function: wall / CPU / indexer | parse+extract cold (lines/s) | parse+extract warm (lines/s) |",
-  "|---|---|---|---|---|---|---|---|---|---|---|",
+  "| project | files | lines | functions / tests / edges | full: wall / CPU / indexer | full: peak RSS | no change: wall / indexer | edit (comment): wall / CPU / indexer | new function: wall / CPU / indexer | parse+extract cold (lines/s) | parse+extract warm (lines/s) | parse only warm (lines/s) |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ...rows,
 ].join("\n");
 const md = `# guard index: indexing figures
@@ -245,7 +268,18 @@ ${table}
   files calling that name are linked again). Each re-parses exactly one file and writes the graph diff.
   *CPU* is the process's user+system time: less sensitive to the machine being shared than wall time.
 - *parse+extract* is CPU time in one process on one core over every indexed file: *cold* is the first pass
-  (WebAssembly still tiering up, grammar just loaded), *warm* the median of the passes after it.
+  (WebAssembly still tiering up, grammar just loaded), *warm* the median of the passes after it. *parse only*
+  is tree-sitter's parse of the same files with no extraction, measured right after: the ceiling for the
+  column before it.
+
+Where a *new function* run spends its time (medians, ms; each phase ends where the next begins: list = git
+ls-files and stats, state = local state and the graph's IndexMeta, cache = reading the local cache, parse =
+runtime and grammar load plus parsing the one file, link = resolution of the files that can change, twice
+(before and after), diff, write = graph writes, save = local cache and state):
+
+| project | phases |
+|---|---|
+${phaseRows.join("\n")}
 
 Targets: flask full index ≤ 3 s including graph writes; incremental after a one-file edit ≤ 300 ms;
 parse+extract ≥ 100k lines/s on one core.

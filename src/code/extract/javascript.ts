@@ -215,19 +215,20 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
     const f = field(n, "function");
     if (!f) return;
     const line = n.startPosition.row + 1;
-    const args = field(n, "arguments");
+    // Only require/import/test calls look at their arguments: fetch them only then.
+    const args = () => field(n, "arguments");
     switch (f.type) {
       case "identifier": {
         const name = f.text;
         if (name === "require") {
-          const first = args?.namedChildren[0];
+          const first = args()?.namedChildren[0];
           const lit = stringValue(first);
           if (lit === undefined) col.dispatch({ on: "call", dynamicImport: true });
           else if (!requires.has(n.startIndex)) col.import({ spec: lit, level: 0, names: [], line });
           return;
         }
         if ((testPath || col.out.testFramework) && (TEST_CALLS.has(name) || SUITE_CALLS.has(name))) {
-          testCall(n, SUITE_CALLS.has(name), args);
+          testCall(n, SUITE_CALLS.has(name), args());
         }
         col.call("plain", name, line);
         col.dispatch({ on: "call", name });
@@ -239,7 +240,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         if (!obj) return;
         if ((testPath || col.out.testFramework) && obj.type === "identifier" && MODIFIERS.has(name) && name !== "each" && name !== "for") {
           const root = obj.text;
-          if (TEST_CALLS.has(root) || SUITE_CALLS.has(root)) testCall(n, SUITE_CALLS.has(root), args);
+          if (TEST_CALLS.has(root) || SUITE_CALLS.has(root)) testCall(n, SUITE_CALLS.has(root), args());
         }
         if (obj.type === "this") {
           const cls = col.enclosingClass();
@@ -261,7 +262,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         return;
       }
       case "import": {
-        const lit = stringValue(args?.namedChildren[0]);
+        const lit = stringValue(args()?.namedChildren[0]);
         if (lit === undefined) col.dispatch({ on: "call", dynamicImport: true });
         else col.import({ spec: lit, level: 0, names: [], line });
         return;
@@ -273,7 +274,7 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
           const root = field(inner, "object");
           const prop = field(inner, "property")?.text ?? "";
           if (root?.type === "identifier" && (prop === "each" || prop === "for" || prop === "skipIf" || prop === "runIf") && (TEST_CALLS.has(root.text) || SUITE_CALLS.has(root.text)))
-            testCall(n, SUITE_CALLS.has(root.text), args);
+            testCall(n, SUITE_CALLS.has(root.text), args());
         }
         return;
       }
