@@ -11,8 +11,9 @@ export interface PrecommitOptions {
 }
 
 /**
- * The commit gate as it stands: the suite (selection level run-all) for the staged change. The gate
- * and why pillars plug in here. `GUARD_SKIP=1` skips it, says so and logs it.
+ * The commit gate: the why pillar on the staged change (a block refuses the commit), then the task gate's
+ * signed approval while a task is open, else the tests for the staged change. `GUARD_SKIP=1` skips it,
+ * says so and logs it.
  */
 export async function runPrecommit(o: PrecommitOptions): Promise<number> {
   const root = requireRepoRoot(o.cwd);
@@ -30,6 +31,20 @@ export async function runPrecommit(o: PrecommitOptions): Promise<number> {
     log("nothing-staged");
     if (o.json) printJson(envelope("precommit", { outcome: "nothing-staged" }));
     return EXIT.OK;
+  }
+  // History: a staged change that removes what an active human decision protects never passes.
+  const { verifyWhy } = await import("../decide/why/index.ts");
+  const why = await verifyWhy(root, { scope: "staged" });
+  if (why.verdict !== "allow") {
+    const { formatWhyReport } = await import("../report/why.ts");
+    const text = formatWhyReport(why, "verify (staged)");
+    if (why.verdict === "block") {
+      log("blocked", { code: why.code });
+      if (o.json) printJson(envelope("precommit", { outcome: "blocked", code: why.code, reason: why.reason, findings: why.findings.length }, false));
+      else process.stderr.write(`guard: commit refused\n${text}(GUARD_SKIP=1 skips this gate; the skip is logged)\n`);
+      return EXIT.BLOCKED;
+    }
+    if (!o.json) process.stderr.write(text);
   }
   // The task gate: while a task is open (guard pre), only a change guard post approved and signed passes.
   const { verifyStagedApproval } = await import("../act/approval/index.ts");
