@@ -66,6 +66,30 @@ describe("faults end in the full suite, with the reason", () => {
     engine = await startTestEngine();
   }, 120_000);
 
+  test("a hung engine (SIGSTOP) is a fault after the short selection connect timeout; guard run then runs the full suite", async () => {
+    const root = await preparedProject(python);
+    applyScenario(root, helperBody);
+    process.kill(engine.server.pid, "SIGSTOP");
+    try {
+      const started = Date.now();
+      const s = check(root);
+      const elapsed = Date.now() - started;
+      expect(s.runAll).toBe(true);
+      expect(s.fault.code).toBe("engine-unavailable");
+      expect(s.fault.message).toContain(`engine (pid ${engine.server.pid}) is running but did not answer within 1000 ms`);
+      // Not the client's 5 s connect timeout (loose: the machine may be loaded).
+      expect(elapsed).toBeLessThan(4500);
+      const r = guard(["run", "--json"], root);
+      const out = JSON.parse(r.stdout);
+      expect(out.data.runAll).toBe(true);
+      expect(out.data.fault.code).toBe("engine-unavailable");
+      expect(out.data.results.length).toBe(7);
+      expect(out.data.recorded).toBe(false);
+    } finally {
+      process.kill(engine.server.pid, "SIGCONT");
+    }
+  }, 120_000);
+
   test("empty graph: a repository never indexed", () => {
     const root = buildProject(python);
     applyScenario(root, helperBody);

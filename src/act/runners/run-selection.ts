@@ -3,7 +3,7 @@ import { bumpEpoch, readCache } from "../../decide/select/cache.ts";
 import { checkWithTests, type CheckOptions } from "../../decide/select/check.ts";
 import type { TestInfo } from "../../decide/select/evidence.ts";
 import { addMissRepair, changedFunctionIds, missedTests, recordRun } from "../../decide/select/learn.ts";
-import { OVERRIDES } from "../../decide/select/overrides.ts";
+import { FAULTS, OVERRIDES } from "../../decide/select/overrides.ts";
 import type { Selection } from "../../decide/select/selection.ts";
 import { treeFingerprint } from "../../decide/select/fingerprint.ts";
 import { headSha } from "../../repo/git.ts";
@@ -52,7 +52,8 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
   let recorded = false;
   const problems: string[] = [];
   const sha = headSha(root);
-  if (!selection.fault || selection.fault.code !== "engine-unavailable") {
+  // Nothing to record into an engine that is down, or a graph never indexed (recording would start an engine for nothing).
+  if (!selection.fault || (selection.fault.code !== FAULTS.engineDown && selection.fault.code !== FAULTS.emptyGraph)) {
     try {
       const { openGraph } = await import("../../graph/open.ts");
       const graph = await openGraph(root);

@@ -15,6 +15,8 @@ export interface CheckOptions extends ChangeOptions {
   view?: EvidenceView;
   /** Per-query timeout in ms (default engine.queryTimeoutMs). */
   queryTimeoutMs?: number;
+  /** How long a running engine may stay silent before selection gives up (default SELECTION_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
   /** Ignore select.fullRunEvery / fullRunHours (guard check reports it; guard run acts on it). */
   ignorePeriodic?: boolean;
 }
@@ -77,9 +79,9 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
   try {
     slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree");
     if (!view) {
-      const { openGraph } = await import("../../graph/open.ts");
+      const { openSelectionGraph } = await import("./open-graph.ts");
       const { graphEvidence } = await import("./graph-evidence.ts");
-      const graph = await openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs } as never);
+      const graph = await openSelectionGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
       close = () => graph.close();
       view = graphEvidence(graph, { timeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs });
     }

@@ -1,0 +1,45 @@
+import type { Graph } from "../../graph/client.ts";
+import { readState, serverProcessAlive } from "../../graph/engine/embedded.ts";
+import { engineSettings } from "../../graph/engine/index.ts";
+import { pingSocket } from "../../graph/engine/resp.ts";
+import { readIndexState } from "../../graph/index-state.ts";
+import { openGraph } from "../../graph/open.ts";
+import { SelectionFault } from "./decide.ts";
+import { FAULTS } from "./overrides.ts";
+
+/** How long selection waits for an engine that is running but silent (hung, stopped) before the full suite runs. */
+export const SELECTION_CONNECT_TIMEOUT_MS = 1000;
+
+/**
+ * The repository's graph for selection, or a fault quickly: a hung engine must not hold an agent's stop
+ * hook for the client's usual connect timeout. Starting an embedded engine that is not running may take
+ * its time (that is not a hang); a running one that does not answer a PING within `connectTimeoutMs`,
+ * or a server that does not connect within it, is a fault (the full suite runs). A repository the
+ * embedded engine never indexed has nothing to select from: that fault needs no engine at all.
+ */
+export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: number; connectTimeoutMs?: number }): Promise<Graph> {
+  const connectTimeoutMs = opts.connectTimeoutMs ?? SELECTION_CONNECT_TIMEOUT_MS;
+  const settings = engineSettings(root, { queryTimeoutMs: opts.queryTimeoutMs });
+  if (settings.backend === "embedded") {
+    if (!readIndexState(root)) throw new SelectionFault(FAULTS.emptyGraph, "this repository has not been indexed; run `guard init` (or `guard index` and `guard evidence`)");
+    const server = readState();
+    if (server && serverProcessAlive(server) && !(await pingSocket(server.socket, connectTimeoutMs)))
+      throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
+    return openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });
+  }
+  if (settings.backend !== "server") return openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });
+  const opening = openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SelectionFault(FAULTS.engineDown, `the engine at ${settings.url} did not answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+  });
+  try {
+    return await Promise.race([opening, deadline]);
+  } catch (e) {
+    // A connection that arrives after the deadline is closed, never used.
+    opening.then((g) => g.close()).catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
