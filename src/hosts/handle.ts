@@ -114,7 +114,7 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
         // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
         const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
         if (gate) return gate;
-        return stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
+        return await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
       } catch (e) {
         const why = describeError(e);
         return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };

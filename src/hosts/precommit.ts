@@ -2,12 +2,13 @@ import { appendEvent } from "../state/events.ts";
 import { gitRaw, requireRepoRoot } from "../repo/git.ts";
 import { envelope, printJson } from "../report/envelope.ts";
 import { EXIT } from "../cli/exit-codes.ts";
-import { runSuite, type SuiteResult } from "../decide/select/run-suite.ts";
+import { runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 
 export interface PrecommitOptions {
   cwd: string;
   json: boolean;
-  run?: (root: string) => SuiteResult;
+  /** Replaceable for tests; defaults to the tests the STAGED change can break (the full suite on any doubt). */
+  run?: (root: string) => Promise<GateTestRun>;
 }
 
 /**
@@ -56,11 +57,11 @@ export async function runPrecommit(o: PrecommitOptions): Promise<number> {
     return approval.ok ? EXIT.OK : EXIT.BLOCKED;
   }
   const unstaged = gitRaw(["diff", "--quiet"], root).code !== 0;
-  const result = (o.run ?? runSuite)(root);
-  const note = unstaged ? "note: the suite ran on the working tree, which also has unstaged changes" : undefined;
-  log(result.passed ? "passed" : "blocked", { level: result.level, failed: result.failed.length, durationMs: result.durationMs });
+  const result = await (o.run ?? ((r: string) => runSelectedTests(r, { staged: true })))(root);
+  const note = unstaged ? "note: the tests were selected for the staged change but ran on the working tree, which also has unstaged changes" : undefined;
+  log(result.passed ? "passed" : "blocked", { level: result.level, selected: result.selected, failed: result.failed.length, durationMs: result.durationMs });
   if (o.json) printJson(envelope("precommit", { outcome: result.passed ? "passed" : "blocked", ...result, note }, result.passed));
-  else if (result.passed) process.stderr.write(`guard: ${result.noTests ? result.report : `tests passed (selection: run-all, ${result.durationMs} ms)`}\n`);
+  else if (result.passed) process.stderr.write(`guard: ${result.summary}\n`);
   else process.stderr.write(`guard: commit blocked, tests fail\n${result.report}\n${note ? `${note}\n` : ""}(GUARD_SKIP=1 skips this gate; the skip is logged)\n`);
   return result.passed ? EXIT.OK : EXIT.BLOCKED;
 }

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../state/paths.ts";
-import { runSuite, type SuiteResult } from "../decide/select/run-suite.ts";
+import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
 import type { HookVerdict } from "./types.ts";
 
@@ -12,8 +11,10 @@ export const LOOP_LIMIT = 3;
 interface StopState {
   /** Fingerprint of the last tree the suite passed on. */
   lastGreen?: string;
-  /** The last failing run: its tree, what failed, the report. */
-  lastRed?: { fingerprint: string; failureKey: string; report: string; failed: string[] };
+  /** The selection level of that green run. */
+  greenLevel?: string;
+  /** The last failing run: its tree, what failed, the report, its selection level. */
+  lastRed?: { fingerprint: string; failureKey: string; report: string; failed: string[]; level?: string };
   session?: string;
   /** Blocked stops in a row on `lastRed.failureKey`. */
   consecutiveBlocks: number;
@@ -41,27 +42,29 @@ export interface StopInput {
   root: string;
   sessionId?: string;
   stopHookActive?: boolean;
-  /** Replaceable for tests of the gate's bookkeeping; defaults to the real suite. */
-  run?: (root: string) => SuiteResult;
+  /** Replaceable for tests of the gate's bookkeeping; defaults to the selected tests (src/hosts/selected-tests.ts). */
+  run?: (root: string) => Promise<GateTestRun>;
 }
 
 export interface StopOutcome extends HookVerdict {
   cached: boolean;
   ran: boolean;
-  level: "run-all";
+  /** The selection level of the run this answer rests on (subset / medium / run-all). */
+  level: string;
   consecutiveBlocks: number;
   durationMs?: number;
 }
 
 /**
- * The stop gate: run the suite (level run-all) unless the tree is unchanged since the last run, block
+ * The stop gate: run the tests the change can break (the full suite on any doubt) unless the tree is
+ * unchanged since the last run, block
  * with the report when it fails, release after LOOP_LIMIT blocks on the same failure.
  *
  * `stop_hook_active` is respected this way: when the host says this stop follows a blocked one and the
  * tree has not changed since guard's block, the agent did nothing about the report; blocking again
  * would only loop, so guard lets it stop and tells the user.
  */
-export function stopGate(input: StopInput): StopOutcome {
+export async function stopGate(input: StopInput): Promise<StopOutcome> {
   const { root } = input;
   const state = load(root);
   if (input.sessionId && state.session !== input.sessionId) {
@@ -71,7 +74,7 @@ export function stopGate(input: StopInput): StopOutcome {
   const fingerprint = treeFingerprint(root);
 
   if (state.lastGreen === fingerprint) {
-    return { decision: "ALLOW", code: "STOP_UNCHANGED_GREEN", reason: "nothing changed since the last green run", cached: true, ran: false, level: "run-all", consecutiveBlocks: 0 };
+    return { decision: "ALLOW", code: "STOP_UNCHANGED_GREEN", reason: "nothing changed since the last green run", cached: true, ran: false, level: state.greenLevel ?? "run-all", consecutiveBlocks: 0 };
   }
 
   let failureKey: string;
@@ -79,36 +82,38 @@ export function stopGate(input: StopInput): StopOutcome {
   let failed: string[];
   let ran = false;
   let durationMs: number | undefined;
+  let level = state.lastRed?.level ?? "run-all";
   if (state.lastRed?.fingerprint === fingerprint) {
     if (input.stopHookActive) {
       state.consecutiveBlocks = 0;
       save(root, state);
-      return release(`the agent stopped again without changing anything after guard reported failing tests:\n${state.lastRed.report}`, state, true);
+      return release(`the agent stopped again without changing anything after guard reported failing tests:\n${state.lastRed.report}`, state, true, level);
     }
     ({ failureKey, report, failed } = state.lastRed);
   } else {
-    const result = (input.run ?? runSuite)(root);
+    const result = await (input.run ?? runSelectedTests)(root);
     ran = true;
     durationMs = result.durationMs;
+    level = result.level;
     if (result.passed) {
       state.lastGreen = fingerprint;
+      state.greenLevel = result.level;
       state.lastRed = undefined;
       state.consecutiveBlocks = 0;
       save(root, state);
-      const note = result.noTests ? result.report : `tests passed (selection: run-all, ${result.command?.display ?? "suite"}, ${result.durationMs} ms)`;
-      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: note, cached: false, ran, level: "run-all", consecutiveBlocks: 0, durationMs };
+      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs };
     }
     failed = result.failed;
     report = result.report;
-    failureKey = failed.length > 0 ? hash(failed.join("\n")) : hash(report);
+    failureKey = keyOf(result);
   }
 
   state.consecutiveBlocks = state.lastRed?.failureKey === failureKey ? state.consecutiveBlocks + 1 : 1;
-  state.lastRed = { fingerprint, failureKey, report, failed };
+  state.lastRed = { fingerprint, failureKey, report, failed, level };
   if (state.consecutiveBlocks > LOOP_LIMIT) {
     state.consecutiveBlocks = 0;
     save(root, state);
-    return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, durationMs);
+    return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, level, durationMs);
   }
   save(root, state);
   return {
@@ -117,13 +122,13 @@ export function stopGate(input: StopInput): StopOutcome {
     reason: `${report}\nFix the failing tests before finishing (guard stop gate, block ${state.consecutiveBlocks} of ${LOOP_LIMIT}).`,
     cached: !ran,
     ran,
-    level: "run-all",
+    level,
     consecutiveBlocks: state.consecutiveBlocks,
     durationMs,
   };
 }
 
-function release(message: string, state: StopState, cached: boolean, durationMs?: number): StopOutcome {
+function release(message: string, state: StopState, cached: boolean, level: string, durationMs?: number): StopOutcome {
   return {
     decision: "ALLOW",
     code: "STOP_LOOP_RELEASED",
@@ -131,13 +136,11 @@ function release(message: string, state: StopState, cached: boolean, durationMs?
     userMessage: `guard: ${message}`,
     cached,
     ran: !cached,
-    level: "run-all",
+    level,
     consecutiveBlocks: state.consecutiveBlocks,
     durationMs,
   };
 }
-
-const hash = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16);
 
 export function clearStopState(root: string): void {
   if (existsSync(statePath(root))) writeFileSync(statePath(root), "{}\n");

@@ -26,7 +26,7 @@ export function formatRun(r: RunSummary): string {
   const failed = r.results.filter((t) => t.outcome === "failed");
   const passedN = r.results.filter((t) => t.outcome === "passed").length;
   const lines: string[] = [];
-  const what = r.runAll ? `full suite` : `${r.level}, ${r.selected} of ${r.total} tests`;
+  const what = r.runAll ? `full suite (selection: run-all)` : `${r.level}, ${r.selected} of ${r.total} tests`;
   lines.push(`guard run: ${what}: ${passedN} passed, ${failed.length} failed (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
   if (r.fault) lines.push(`  full suite because: ${r.fault}`);
   if (r.periodic) lines.push(`  periodic full run: ${r.periodic}`);

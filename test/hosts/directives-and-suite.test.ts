@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeDirectives, writeDirectives } from "../../src/hosts/install/directives.ts";
-import { detectTestCommand, parseFailures } from "../../src/decide/select/run-suite.ts";
+import { runnersForAll } from "../../src/act/runners/index.ts";
+import { failuresInOutput, packageScript } from "../../src/act/runners/package-script.ts";
 import { makeRepo, guard } from "../helpers/repo.ts";
 
 describe("directives", () => {
@@ -27,25 +28,31 @@ describe("directives", () => {
   });
 });
 
-describe("test command detection", () => {
-  test("package.json test script by lockfile", () => {
-    const pkg = JSON.stringify({ scripts: { test: "node --test" } });
-    expect(detectTestCommand(makeRepo({ "package.json": pkg }))?.display).toBe("npm test");
-    expect(detectTestCommand(makeRepo({ "package.json": pkg, "pnpm-lock.yaml": "" }))?.display).toBe("pnpm test");
-    expect(detectTestCommand(makeRepo({ "package.json": pkg, "yarn.lock": "" }))?.display).toBe("yarn test");
-    expect(detectTestCommand(makeRepo({ "package.json": pkg, "bun.lock": "" }))?.display).toBe("bun run test");
-    expect(detectTestCommand(makeRepo({ "package.json": JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }) }))).toBeUndefined();
+describe("the suite guard finds when no graph says which runner a test uses", () => {
+  const frameworks = (files: Record<string, string>) => runnersForAll(makeRepo(files), []).map((r) => r.framework);
+  test("a package.json test script runs through the package manager when no runner guard drives claims it", () => {
+    const pkg = JSON.stringify({ scripts: { test: "mocha" } });
+    const plan = (files: Record<string, string>) => packageScript.plan(makeRepo(files), "all", "/tmp")[0]!.display;
+    expect(frameworks({ "package.json": pkg })).toEqual(["package-script"]);
+    expect(plan({ "package.json": pkg })).toBe("npm test");
+    expect(plan({ "package.json": pkg, "pnpm-lock.yaml": "" })).toBe("pnpm test");
+    expect(plan({ "package.json": pkg, "yarn.lock": "" })).toBe("yarn test");
+    expect(plan({ "package.json": pkg, "bun.lock": "" })).toBe("bun run test");
+    expect(frameworks({ "package.json": JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }) })).toEqual([]);
+    // node --test is run by guard's node:test runner (with name filters), not the script.
+    expect(frameworks({ "package.json": JSON.stringify({ scripts: { test: "node --test" } }) })).toEqual(["node:test"]);
   });
   test("pytest and go", () => {
-    expect(detectTestCommand(makeRepo({ "tests/test_x.py": "" }))?.framework).toBe("pytest");
-    expect(detectTestCommand(makeRepo({ "go.mod": "module x\n" }))?.display).toBe("go test ./...");
-    expect(detectTestCommand(makeRepo({ "README.md": "" }))).toBeUndefined();
+    expect(frameworks({ "pyproject.toml": "" })).toEqual(["pytest"]);
+    expect(frameworks({ "tests/test_x.py": "" })).toEqual(["pytest"]);
+    expect(frameworks({ "test_calc.py": "" })).toEqual(["pytest"]);
+    expect(frameworks({ "go.mod": "module x\n" })).toEqual(["go"]);
+    expect(frameworks({ "README.md": "" })).toEqual([]);
   });
-  test("failures are named from the runner's own output", () => {
-    expect(parseFailures("pytest", "FAILED test_a.py::test_one - assert 1 == 2\n")).toEqual([{ name: "test_a.py::test_one", detail: "assert 1 == 2" }]);
-    expect(parseFailures("go", "--- FAIL: TestAdd (0.00s)\n    calc_test.go:8: got 1 want 2\n")).toEqual([{ name: "TestAdd", detail: "calc_test.go:8: got 1 want 2" }]);
-    const node = parseFailures("npm", "✖ adds numbers (1.2ms)\n  AssertionError [ERR_ASSERTION]: 1 == 2\n");
+  test("failures are named from a script's plain output", () => {
+    const node = failuresInOutput("✖ adds numbers (1.2ms)\n  AssertionError [ERR_ASSERTION]: 1 == 2\n");
     expect(node[0]?.name).toBe("adds numbers");
-    expect(node[0]?.detail).toContain("AssertionError");
+    expect(node[0]?.message).toContain("AssertionError");
+    expect(failuresInOutput("(fail) math > adds [0.12ms]\n").map((f) => f.name)).toEqual(["math > adds"]);
   });
 });

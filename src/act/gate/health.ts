@@ -24,8 +24,9 @@ function runBuild(root: string, b: BuildCommand, timeoutMs: number): Finding | u
 
 /**
  * Health: the ecosystem's build/typecheck command, then guard's selected tests for the change against
- * the task's base (src/act/runners/run-selection.ts). If the selection itself cannot run, the whole suite
- * runs instead (src/decide/select/run-suite.ts) and the report says so: never fewer tests on a fault.
+ * the task's base (src/act/runners/run-selection.ts; any selection fault already means the full suite).
+ * If running the selection throws, the whole suite runs through the same runners and the report says
+ * so: never fewer tests on a fault.
  */
 export async function health(root: string, base: string | undefined, build: BuildCommand | undefined, opts: { tests: boolean; timeoutMs: number }): Promise<HealthResult> {
   const findings: Finding[] = [];
@@ -49,10 +50,11 @@ export async function health(root: string, base: string | undefined, build: Buil
       }
     } catch (e) {
       const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
-      const { runSuite } = await import("../../decide/select/run-suite.ts");
-      const s = runSuite(root, { timeoutMs: opts.timeoutMs });
+      const { runTests } = await import("../runners/index.ts");
+      const s = await runTests(root, [], true, [], { timeoutMs: opts.timeoutMs });
+      const failed = s.results.filter((t) => t.outcome === "failed").map((t) => t.id);
       testsNote = `full suite (selection failed: ${why}): ${s.passed ? "passed" : "failed"}`;
-      if (!s.passed) findings.push({ code: "HEALTH-TESTS", pillar: "health", severity: "hard", message: `tests fail: ${s.failed.slice(0, 4).join(", ") || tail(s.report, 2)}` });
+      if (!s.passed) findings.push({ code: "HEALTH-TESTS", pillar: "health", severity: "hard", message: `tests fail: ${failed.slice(0, 4).join(", ") || tail(s.plans.flatMap((p) => p.tail).join("\n"), 2)}` });
     }
   }
   return { findings, build: buildNote, tests: testsNote, passed: findings.length === 0 };

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { goTest } from "./go.ts";
 import { nodeTest } from "./node-test.ts";
+import { packageScript } from "./package-script.ts";
 import { pytest } from "./pytest.ts";
 import type { PlanResult, RunnableTest, Runner, RunPlan, TestResult } from "./types.ts";
 import { jest, vitest } from "./vitest.ts";
@@ -10,7 +11,7 @@ import { jest, vitest } from "./vitest.ts";
 export type { PlanResult, RunnableTest, Runner, RunPlan, TestResult } from "./types.ts";
 
 /** Every runner guard drives. Order matters only for JavaScript files of unknown framework. */
-export const RUNNERS: readonly Runner[] = [pytest, goTest, vitest, jest, nodeTest];
+export const RUNNERS: readonly Runner[] = [pytest, goTest, vitest, jest, nodeTest, packageScript];
 
 const JS_EXT = new Set([".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"]);
 
@@ -18,7 +19,7 @@ const JS_EXT = new Set([".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".
 export function runnerFor(root: string, t: RunnableTest): Runner | undefined {
   const own = RUNNERS.find((r) => r.owns(t));
   if (own) return own;
-  if (JS_EXT.has(extname(t.file))) return [vitest, jest, nodeTest].find((r) => r.detect(root)) ?? nodeTest;
+  if (JS_EXT.has(extname(t.file))) return [vitest, jest, nodeTest, packageScript].find((r) => r.detect(root)) ?? nodeTest;
   return undefined;
 }
 
@@ -95,7 +96,7 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
       } catch {}
     }
   }
-  let results = runner.parse(plan, output, resultText);
+  let results = runner.parse(plan, plan.readsStderr ? `${output}\n${err.join("")}` : output, resultText);
   if (plan.nameFiltered && plan.tests) {
     // A name filter reports the tests it left out as skipped: they were never selected, so they are not results.
     const chosen = new Set(plan.tests.flatMap((t) => [t.id, t.selector]));

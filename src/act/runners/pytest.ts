@@ -1,14 +1,26 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { detectPythonEnv } from "../../graph/evidence/python/environment.ts";
 import { parseJunit } from "./junit.ts";
 import { shellQuote, type Runner, type TestResult } from "./types.ts";
+
+/** test_*.py / *_test.py at the top or in tests/ or test/: a pytest suite without any config file. */
+function hasTestFiles(root: string): boolean {
+  const looksLikeTest = (n: string) => /^test_.*\.py$|_test\.py$/.test(n);
+  try {
+    const top = readdirSync(root, { withFileTypes: true });
+    if (top.some((e) => e.isFile() && looksLikeTest(e.name))) return true;
+    return top.some((e) => e.isDirectory() && /^tests?$/.test(e.name) && readdirSync(join(root, e.name)).some(looksLikeTest));
+  } catch {
+    return false;
+  }
+}
 
 /** pytest: node ids on the command line, results from its JUnit XML (xunit1 carries the file). */
 export const pytest: Runner = {
   framework: "pytest",
   detect(root) {
-    return ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "conftest.py"].some((f) => existsSync(join(root, f)));
+    return ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "conftest.py"].some((f) => existsSync(join(root, f))) || hasTestFiles(root);
   },
   owns(t) {
     return t.framework === "pytest" || (t.framework === "" && t.file.endsWith(".py"));
@@ -44,7 +56,9 @@ export const pytest: Runner = {
     return [...byId.values()];
   },
   reproduce(root, failed) {
-    const { python } = detectPythonEnv(root);
+    const found = detectPythonEnv(root).python;
+    // The interpreter PATH finds anyway is named as a person would type it.
+    const python = Bun.which(basename(found)) === found ? basename(found) : found;
     const ids = failed.slice(0, 5).map((f) => shellQuote(`${f.file}::${f.name.replace(/\./g, "::")}`));
     return `${python} -m pytest ${ids.join(" ")}`;
   },

@@ -35,6 +35,8 @@ export interface RunPlan {
   tests?: RunnableTest[];
   /** Why a file or package runs whole although only some of its tests were selected. */
   notes?: string[];
+  /** `parse` reads stderr too (runners with no result file that report on either stream). */
+  readsStderr?: boolean;
   /** The command filters by test name: tests it reports as skipped were filtered out, not skipped. */
   nameFiltered?: boolean;
 }
