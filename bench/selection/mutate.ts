@@ -70,7 +70,10 @@ export async function candidates(root: string, file: string): Promise<Candidate[
   const out: Candidate[] = [];
   try {
     const fns = outline(language, tree).items.filter((i) => i.kind === "function" || i.kind === "method");
-    const inBody = (row: number) => fns.some((f) => f.startLine < row + 1 && row + 1 <= f.endLine && !/^\s*(@|def |async def |func )/.test(lines[row] ?? ""));
+    // A one-line function in a brace language (`func (e X) Error() string { return "x" }`) is all body.
+    // (Python keeps the rule its frozen mutants were drawn with: header lines are never body.)
+    const oneLiner = (f: { startLine: number; endLine: number }) => language !== "python" && f.startLine === f.endLine;
+    const inBody = (row: number) => fns.some((f) => (oneLiner(f) ? f.startLine === row + 1 : f.startLine < row + 1 && row + 1 <= f.endLine && !/^\s*(@|def |async def |func )/.test(lines[row] ?? "")));
     const scopeOf = (n: Node): "body" | "module" => (inBody(n.startPosition.row) ? "body" : "module");
     const push = (operator: string, n: Node, from: string, to: string, scope = scopeOf(n)) => {
       const row = n.startPosition.row;
@@ -88,7 +91,9 @@ export async function candidates(root: string, file: string): Promise<Candidate[
       }
       if (BOOL[n.text] && (t === "true" || t === "false")) push("flip-boolean", n, n.text, BOOL[n.text]!);
       if ((t === "integer" || t === "int_literal" || t === "number") && /^\d+$/.test(n.text)) push("constant", n, n.text, String(Number(n.text) + 1));
-      if ((t === "string" || t === "interpreted_string_literal") && !inDocstring && n.startPosition.row === n.endPosition.row && n.text.length >= 3 && n.text.length < 60 && !/^[fbr]*["']{3}/.test(n.text)) {
+      // Import paths (Go import specs, JS import/require) are left alone: like Python's import lines, a broken import is no agent-style change.
+      const importPath = n.parent?.type === "import_spec" || n.parent?.type === "import_statement" || n.parent?.type === "export_statement" || (n.parent?.type === "arguments" && /^require\(/.test(n.parent.parent?.text ?? ""));
+      if ((t === "string" || t === "interpreted_string_literal") && !inDocstring && !importPath && n.startPosition.row === n.endPosition.row && n.text.length >= 3 && n.text.length < 60 && !/^[fbr]*["']{3}/.test(n.text)) {
         const q = n.text.at(-1)!;
         if (q === '"' || q === "'") push("constant", n, n.text, `${n.text.slice(0, -1)}_x${q}`);
       }

@@ -2,8 +2,9 @@
  * The real projects the selection benchmark runs on, brought in through the package registries by
  * their ordinary clients into the git-ignored bench/.work/. Nothing of their code is committed.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RunnableTest } from "../../src/act/runners/index.ts";
 
 export interface BenchProject {
   name: string;
@@ -14,7 +15,9 @@ export interface BenchProject {
   /** Source files mutants are drawn from (git pathspecs). */
   sources: string[];
   /** The full suite as one command, with a JUnit file the pytest runner parser reads. */
-  framework: "pytest" | "go" | "node:test";
+  framework: "pytest" | "go" | "node:test" | "vitest" | "jest";
+  /** A selection that runs nothing: the runner's start-up and collection alone (the start-up bound). */
+  emptySelection: RunnableTest;
 }
 
 const GIT_ENV = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.invalid", GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" };
@@ -36,6 +39,7 @@ function commitAll(root: string, exclude: string[]): void {
 export const FLASK: BenchProject = {
   name: "flask",
   framework: "pytest",
+  emptySelection: { id: "none", file: "tests/test_config.py", framework: "pytest", selector: "tests/test_config.py::guard_no_such_test" },
   sources: ["src/flask/*.py", "src/flask/**/*.py"],
   root: (work) => join(work, "flask", "src"),
   fetch(work) {
@@ -54,7 +58,59 @@ export const FLASK: BenchProject = {
   },
 };
 
-export const PROJECTS: Record<string, BenchProject> = { flask: FLASK };
+/**
+ * find-my-way (the router fastify uses): its npm tarball ships lib/ and test/*.test.js written for
+ * node:test. Its own test script runs them through borp (a node:test wrapper guard has no runner for), so
+ * the copy's script becomes `node --test test/`, which runs the same files; only the dev dependencies the
+ * tests require (rfdc, proxyquire) are installed, not the linters.
+ */
+export const FIND_MY_WAY: BenchProject = {
+  name: "find-my-way",
+  framework: "node:test",
+  sources: ["index.js", "lib/*.js", "lib/**/*.js"],
+  emptySelection: { id: "none", file: "test/errors.test.js", framework: "node:test", selector: "test/errors.test.js" },
+  root: (work) => join(work, "find-my-way", "src"),
+  fetch(work) {
+    const dir = join(work, "find-my-way");
+    const root = join(dir, "src");
+    if (existsSync(join(root, "node_modules", "rfdc")) && existsSync(join(root, ".git"))) return;
+    mkdirSync(join(dir, "dl"), { recursive: true });
+    if (!readdirSync(join(dir, "dl")).some((f) => f.endsWith(".tgz"))) run(["npm", "pack", "find-my-way@9.10.2", "--silent"], join(dir, "dl"));
+    const tgz = readdirSync(join(dir, "dl")).find((f) => f.endsWith(".tgz"))!;
+    mkdirSync(root, { recursive: true });
+    run(["tar", "xzf", join(dir, "dl", tgz), "--strip-components=1", "-C", root], dir);
+    const pkgPath = join(root, "package.json");
+    const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
+    pkg.scripts = { test: "node --test test/" };
+    pkg.devDependencies = { rfdc: pkg.devDependencies.rfdc, proxyquire: pkg.devDependencies.proxyquire };
+    writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+    run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], root);
+    commitAll(root, ["node_modules/", ".guard/"]);
+  },
+};
+
+/** go-cmp: the Go module zip (`go mod download`) carries every package's _test.go files. */
+export const GO_CMP: BenchProject = {
+  name: "go-cmp",
+  framework: "go",
+  // Test-only helper packages (teststructs, testprotos) are left out: they are test infrastructure.
+  sources: ["cmp/*.go", "cmp/**/*.go", ":!*_test.go", ":!cmp/internal/teststructs/**", ":!cmp/internal/testprotos/**"],
+  emptySelection: { id: "none", file: "cmp/internal/flags/flags.go", framework: "go", selector: "cmp/internal/flags:GuardNoSuchTest" },
+  root: (work) => join(work, "go-cmp", "src"),
+  fetch(work) {
+    const dir = join(work, "go-cmp");
+    const root = join(dir, "src");
+    if (existsSync(join(root, ".git"))) return;
+    mkdirSync(dir, { recursive: true });
+    const info = JSON.parse(run(["go", "mod", "download", "-json", "github.com/google/go-cmp@v0.7.0"], dir)) as { Dir: string };
+    mkdirSync(root, { recursive: true });
+    run(["cp", "-R", `${info.Dir}/.`, root], dir);
+    run(["chmod", "-R", "u+w", root], dir);
+    commitAll(root, [".guard/"]);
+  },
+};
+
+export const PROJECTS: Record<string, BenchProject> = { flask: FLASK, "find-my-way": FIND_MY_WAY, "go-cmp": GO_CMP };
 
 export function writeJson(path: string, value: unknown): void {
   writeFileSync(path, `${JSON.stringify(value, null, 1)}\n`);

@@ -1,7 +1,11 @@
 /**
  * The test-selection benchmark (see the project's benchmarks document):
  *
- *   bun bench/selection/run.ts --project flask [--split dev|test|all] [--limit N] [--mutants file.json] [--generate]
+ *   bun bench/selection/run.ts --project flask|find-my-way|go-cmp [--split dev|test|all|external] [--limit N]
+ *       [--mutants file.json] [--generate [--generate-only]] [--truth-only] [--e2e-limit N] [--guard BIN] [--tag T]
+ *
+ * --truth-only runs only the full suites (ground truth) without computing any selection, so a split can be
+ * prepared without being looked at; --tag writes results-<split>-<T>.json beside the main results.
  *
  * Fetches the project into bench/.work/, indexes it and records evidence with guard, runs the unmutated
  * suite 3× (durations, flaky tests), then for each mutant: the full suite (ground truth, cached by mutant
@@ -10,17 +14,17 @@
  * bench/.work/<project>/results-<split>.json; `--report` renders bench/results/selection.md from them.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { executePlan } from "../../src/act/runners/index.ts";
-import { pytest } from "../../src/act/runners/pytest.ts";
+import { executePlan, RUNNERS } from "../../src/act/runners/index.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
 import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
 import { PROJECTS, writeJson } from "./projects.ts";
-import { loadTables, STRATEGIES } from "./strategies.ts";
+import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
+import { withLines, type LinesFile } from "./line-coverage.ts";
 import { applyEdits, fullSuite, mutantTruth, type SuiteRun } from "./truth.ts";
 import { median } from "./stats.ts";
 
@@ -28,11 +32,20 @@ const BENCH = import.meta.dir;
 const WORK = join(BENCH, "..", ".work");
 const GUARD_MAIN = join(BENCH, "..", "..", "src", "cli", "main.ts");
 export const SEED = 20260101;
+// The selection bench keeps its own engine and graphs, apart from other benches and the user's ~/.guard.
+process.env.GUARD_HOME ??= join(WORK, "selection-home");
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+
+/**
+ * guard as the user runs it: the compiled binary (`bun scripts/build.ts --outfile bench/.work/guard`) when
+ * it exists or `--guard` names one, else the source through bun (slower start-up, which the report says).
+ */
+const GUARD_BIN = arg("guard") ?? (existsSync(join(WORK, "guard")) ? join(WORK, "guard") : undefined);
+export const GUARD_CMD: string[] = GUARD_BIN ? [GUARD_BIN] : [process.execPath, GUARD_MAIN];
 
 /** A mutant file: dev and test splits; an external file may carry plain before/after edits instead. */
 export interface MutantFileOnDisk {
@@ -52,15 +65,20 @@ export interface MutantResult {
   files: string[];
   killers: string[];
   fullWallMs: number;
+  /** The full suite timed out or could not start on this mutant: not counted as killable. */
+  truthError?: string;
   strategies: Record<string, { selected: number; caught: boolean; missed: number; testMs: number }>;
-  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; checkWallMs: number; runWallMs: number; runFailed: number };
+  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; checkWallMs: number; runWallMs: number; runFailed: number };
 }
 
 async function main() {
   const name = arg("project") ?? "flask";
   const project = PROJECTS[name];
   if (!project) throw new Error(`unknown project ${name}; known: ${Object.keys(PROJECTS).join(", ")}`);
+  const runner = RUNNERS.find((r) => r.framework === project.framework)!;
   const split = arg("split") ?? "dev";
+  // Ground truth only (full-suite runs cached per mutant), without looking at any strategy's selection.
+  const truthOnly = process.argv.includes("--truth-only");
   const limit = Number(arg("limit") ?? "100000");
   // End-to-end runs of the selected tests are measured on the first N killable mutants (they cost a real run each).
   const e2eLimit = Number(arg("e2e-limit") ?? "60");
@@ -76,8 +94,6 @@ async function main() {
     gitRaw(["checkout", "-q", "--", "."], root);
   }
 
-  if (!existsSync(join(dir, "prepared.json"))) writeJson(join(dir, "prepared.json"), await prepare(root));
-
   const mutantPath = arg("mutants") ?? join(BENCH, "mutants", `${name}.json`);
   if (!existsSync(mutantPath)) {
     if (!process.argv.includes("--generate")) throw new Error(`no mutant file ${mutantPath}; pass --generate to create it from seed ${SEED}`);
@@ -86,7 +102,14 @@ async function main() {
     const file: MutantFileOnDisk = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note: "frozen before any tuning; dev for tuning, test evaluated once; edits hold positions and operator text only", dev: [], test: [] };
     for (const m of all) (parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(freeze(m));
     writeJson(mutantPath, file);
+    console.error(`froze ${file.dev.length} dev and ${file.test.length} test mutants in ${mutantPath}`);
   }
+  if (process.argv.includes("--generate-only")) process.exit(0);
+  // Index and record evidence once per engine home (a new GUARD_HOME has no graph yet).
+  const preparedPath = join(dir, "prepared.json");
+  const prepared = existsSync(preparedPath) ? JSON.parse(readFileSync(preparedPath, "utf8")) : undefined;
+  if (prepared?.guardHome !== process.env.GUARD_HOME) writeJson(preparedPath, { guardHome: process.env.GUARD_HOME, ...(await prepare(root)) });
+
   const raw = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFileOnDisk;
   const mf = { ...raw, dev: raw.dev.map((m) => thaw(root, m)), test: raw.test.map((m) => thaw(root, m)) };
   const mutants: { m: Mutant; split: string }[] = [
@@ -104,7 +127,7 @@ async function main() {
   if (existsSync(basePath)) baseline = JSON.parse(readFileSync(basePath, "utf8"));
   else {
     baseline = [];
-    for (let i = 0; i < 3; i++) baseline.push(await fullSuite(root, tmp));
+    for (let i = 0; i < 3; i++) baseline.push(await fullSuite(root, tmp, runner));
     writeJson(basePath, baseline);
   }
   const flaky = new Set(baseline.flatMap((b) => b.failed));
@@ -114,7 +137,9 @@ async function main() {
   const fullWall = median(baseline.map((b) => b.wallMs));
 
   const graph = await openGraph(root);
-  const tables = await loadTables(graph);
+  let tables = await loadTables(graph);
+  // Per-line evidence (bench/selection/line-coverage.ts), where it was measured: the line-coverage strategy.
+  if (existsSync(join(dir, "lines.json"))) tables = withLines(tables, JSON.parse(readFileSync(join(dir, "lines.json"), "utf8")) as LinesFile);
   await graph.close();
   const testMs = (ids: Iterable<string>) => {
     let s = 0;
@@ -126,9 +151,8 @@ async function main() {
   const startup: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
-    Bun.spawnSync([process.execPath, GUARD_MAIN, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
-    const [plan] = pytest.plan(root, [{ id: "none", file: "tests/test_config.py", framework: "pytest", selector: "tests/test_config.py::guard_no_such_test" }], tmp);
-    await executePlan(plan!, {});
+    Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    for (const plan of runner.plan(root, [project.emptySelection], tmp)) await executePlan(plan, {});
     startup.push(performance.now() - t);
   }
 
@@ -137,12 +161,17 @@ async function main() {
   let n = 0;
   for (const { m, split: sp } of mutants) {
     n++;
-    const truth = await mutantTruth(root, truthDir, tmp, m);
-    const killers = truth.failed.filter((t) => !flaky.has(t));
+    const truth = await mutantTruth(root, truthDir, tmp, m, runner);
+    if (truthOnly) {
+      if (n % 10 === 0 || n === mutants.length) console.error(`${n}/${mutants.length}: ground truth`);
+      continue;
+    }
+    const killers = truth.error ? [] : truth.failed.filter((t) => !flaky.has(t));
     const files = [...new Set(m.edits.map((e) => e.file))];
     const strategies: MutantResult["strategies"] = {};
-    for (const [sname, fn] of Object.entries(STRATEGIES)) {
-      const sel = fn(files, tables);
+    const lineSel = lineCoverage(m.edits, tables);
+    for (const [sname, fn] of [...Object.entries(STRATEGIES), ...(lineSel ? [["line-coverage", () => lineSel] as const] : [])]) {
+      const sel = fn(m.edits, tables);
       strategies[sname] = { selected: sel.size, caught: killers.some((k) => sel.has(k)), missed: killers.filter((k) => !sel.has(k)).length, testMs: testMs(sel) };
     }
     let guard: MutantResult["guard"] = { level: "skipped", runAll: true, overrides: [], checkWallMs: 0, runWallMs: 0, runFailed: 0 };
@@ -150,7 +179,7 @@ async function main() {
       applyEdits(root, m.edits);
       try {
         const t = performance.now();
-        const p = Bun.spawnSync([process.execPath, GUARD_MAIN, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+        const p = Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
         const checkWallMs = performance.now() - t;
         let sel;
         try {
@@ -163,23 +192,40 @@ async function main() {
         let runFailed = killers.length;
         if (!sel.runAll && e2eDone < e2eLimit) {
           e2eDone++;
-          const plans = pytest.plan(root, sel.tests, tmp);
-          const r = await executePlan(plans[0]!, {});
-          runWallMs = r.durationMs;
-          runFailed = r.results.filter((x) => x.outcome === "failed" && !flaky.has(x.id)).length;
+          runWallMs = 0;
+          runFailed = 0;
+          for (const plan of runner.plan(root, sel.tests, tmp)) {
+            const r = await executePlan(plan, {});
+            runWallMs += r.durationMs;
+            runFailed += r.results.filter((x) => x.outcome === "failed" && !flaky.has(x.id)).length;
+          }
         }
         strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
-        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], checkWallMs, runWallMs, runFailed };
+        // Why tests were chosen: each selected test counted once under every reason code it carries.
+        const reasons: Record<string, number> = {};
+        // Tests chosen for one reason alone (what dropping that rule would save): count and test time.
+        const only: Record<string, { tests: number; ms: number }> = {};
+        for (const t of sel.tests as { id: string; reasons: { code: string }[] }[]) {
+          const codes = new Set(t.reasons.map((r) => r.code));
+          for (const c of codes) reasons[c] = (reasons[c] ?? 0) + 1;
+          if (codes.size === 1) {
+            const c = [...codes][0]!;
+            only[c] ??= { tests: 0, ms: 0 };
+            only[c].tests++;
+            only[c].ms += durations[t.id] ?? 0;
+          }
+        }
+        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, checkWallMs, runWallMs, runFailed };
       } finally {
         applyEdits(root, m.edits, true);
       }
     }
-    results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, strategies, guard });
+    results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, ...(truth.error ? { truthError: truth.error } : {}), strategies, guard });
     if (n % 10 === 0 || n === mutants.length) {
       const k = results.filter((r) => r.killers.length > 0);
       const esc = k.filter((r) => !r.strategies.guard?.caught).length;
       console.error(`${n}/${mutants.length}: ${k.length} killable, guard escapes ${esc}`);
-      writeJson(join(dir, `results-${split}.json`), { project: name, split, seed: mf.seed, mutantFile: mutantPath, flaky: [...flaky], fullMs, fullWall, startupMs: median(startup), tests: tables.tests.length, results });
+      writeJson(join(dir, `results-${split}${arg("tag") ? `-${arg("tag")}` : ""}.json`), { project: name, split, seed: mf.seed, mutantFile: mutantPath, guardCmd: GUARD_BIN ? "compiled" : "source", date: new Date().toISOString(), load: loadavg(), flaky: [...flaky], fullMs, fullWall, startupMs: median(startup), tests: tables.tests.length, results });
     }
   }
   process.exit(0);

@@ -1,8 +1,7 @@
 /** Ground truth: the full suite on the unmutated project (3×, for flakiness) and on each mutant (cached by mutant id). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { executePlan } from "../../src/act/runners/index.ts";
-import { pytest } from "../../src/act/runners/pytest.ts";
+import { executePlan, type Runner } from "../../src/act/runners/index.ts";
 import type { Edit, Mutant } from "./mutate.ts";
 
 export interface SuiteRun {
@@ -10,14 +9,28 @@ export interface SuiteRun {
   failed: string[];
   durations: Record<string, number>;
   exitCode: number;
+  /** The runner could not start or ran out of time: no kill set (the mutant is left out and counted). */
+  error?: string;
 }
 
-export async function fullSuite(root: string, tmp: string): Promise<SuiteRun> {
-  const [plan] = pytest.plan(root, "all", tmp);
-  const r = await executePlan(plan!, { timeoutMs: 300_000 });
+/** The whole suite through the project's own runner (every plan it needs, one after the other). */
+export async function fullSuite(root: string, tmp: string, runner: Runner): Promise<SuiteRun> {
   const durations: Record<string, number> = {};
-  for (const t of r.results) durations[t.id] = t.durationMs ?? 0;
-  return { wallMs: r.durationMs, failed: r.results.filter((t) => t.outcome === "failed").map((t) => t.id).sort(), durations, exitCode: r.exitCode };
+  const failed: string[] = [];
+  let wallMs = 0;
+  let exitCode = 0;
+  for (const plan of runner.plan(root, "all", tmp)) {
+    const r = await executePlan(plan, { timeoutMs: 120_000 });
+    wallMs += r.durationMs;
+    if (r.exitCode !== 0) exitCode = r.exitCode;
+    // A suite that could not start or timed out has no kill set to trust.
+    if (r.error) return { wallMs, failed: [], durations, exitCode, error: r.error };
+    for (const t of r.results) {
+      durations[t.id] = t.durationMs ?? 0;
+      if (t.outcome === "failed") failed.push(t.id);
+    }
+  }
+  return { wallMs, failed: [...new Set(failed)].sort(), durations, exitCode };
 }
 
 export function applyEdits(root: string, edits: Edit[], undo = false): void {
@@ -31,13 +44,13 @@ export function applyEdits(root: string, edits: Edit[], undo = false): void {
   }
 }
 
-export async function mutantTruth(root: string, cacheDir: string, tmp: string, m: Mutant): Promise<SuiteRun> {
+export async function mutantTruth(root: string, cacheDir: string, tmp: string, m: Mutant, runner: Runner): Promise<SuiteRun> {
   mkdirSync(cacheDir, { recursive: true });
   const path = join(cacheDir, `${m.id}.json`);
   if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as SuiteRun;
   applyEdits(root, m.edits);
   try {
-    const r = await fullSuite(root, tmp);
+    const r = await fullSuite(root, tmp, runner);
     writeFileSync(path, JSON.stringify(r));
     return r;
   } finally {
