@@ -1,4 +1,5 @@
 import { GraphEdge, GraphNode, GraphPath, GraphPoint, GraphTemporal, type Row, type Value } from "./values.ts";
+import { fromStored } from "./schema.ts";
 
 /**
  * Parsing of FalkorDB's `--compact` replies. A reply is `[stats]` for a query that returns nothing, or
@@ -88,7 +89,7 @@ export function parseValue(type: Raw, payload: Raw, schema: Schema): Value {
     case ValueType.Null:
       return null;
     case ValueType.String:
-      return String(payload);
+      return fromStored(String(payload));
     case ValueType.Integer:
       return Number(payload);
     case ValueType.Boolean:

@@ -1,9 +1,11 @@
 import { GuardError } from "../cli/errors.ts";
+import { toStored } from "./schema.ts";
 
 /**
  * Query parameters travel as FalkorDB's `CYPHER name=value ...` prefix. Every value is rendered as a
  * Cypher literal here; strings are double-quoted with `\` and `"` escaped, so a value can never end
  * its literal early. NUL cannot be represented in the protocol's query string and is rejected.
+ * Whitespace at either end of a string value is stored index-safe (toStored, src/graph/schema.ts).
  */
 export type ParamValue = null | undefined | string | number | bigint | boolean | ParamValue[] | { [key: string]: ParamValue };
 export type Params = Record<string, ParamValue>;
@@ -19,7 +21,7 @@ export class ParamError extends GuardError {
 export function cypherString(s: string, path = "value"): string {
   if (s.includes("\0")) throw new ParamError(path, "contains a NUL byte, which FalkorDB cannot take in a query");
   let out = '"';
-  for (const ch of s) {
+  for (const ch of toStored(s)) {
     if (ch === "\\") out += "\\\\";
     else if (ch === '"') out += '\\"';
     else if (ch === "\n") out += "\\n";

@@ -54,6 +54,16 @@
  *   Run {id, timestamp, commit_sha, duration_ms, total, passed, failed}, Commit {sha, subject, date},
  *   Decision {id, status, reason}
  *
+ * Stored strings and FalkorDB's range index: the index keys are whitespace-trimmed (4.16.3), so a node
+ * whose key starts or ends with ASCII whitespace is stored but never found by `MATCH {id: $id}`, and
+ * every MERGE of it makes a duplicate (a test titled "parses keys " would lose its COVERED_BY edges).
+ * So every string guard sends is passed through toStored and every string it reads back through
+ * fromStored (src/graph/params.ts, src/graph/compact.ts): each ASCII whitespace character at either
+ * end becomes its Unicode control picture (" " → U+2420 "␠", tab → U+2409 "␉", LF → U+240A, VT →
+ * U+240B, FF → U+240C, CR → U+240D); inner whitespace is left alone. Ids, names and titles therefore keep
+ * their real text everywhere in guard; only the bytes in the engine differ. Limit: a string that really
+ * ends (or starts) with one of those control pictures reads back as whitespace.
+ *
  * The indexer only ever creates, updates or deletes the labels in STATIC_LABELS and the edges in
  * STATIC_EDGES; updates use `SET n += …` so properties other pillars add survive a re-index, and a node is
  * deleted (with its edges) only when its definition disappeared from the code.
@@ -157,3 +167,22 @@ export const edgeId = (e: Pick<EdgeRecord, "type" | "fromLabel" | "from" | "toLa
   `${e.type}\u0000${e.fromLabel}\u0000${e.from}\u0000${e.toLabel}\u0000${e.to}`;
 
 export const functionId = (file: string, qualname: string): string => `${file}::${qualname}`;
+
+const EDGE_WS = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
+const EDGE_PICTURES = /^[\u2409-\u240d\u2420]+|[\u2409-\u240d\u2420]+$/g;
+const isWs = (c: number) => c === 32 || (c >= 9 && c <= 13);
+const isPicture = (c: number) => c === 0x2420 || (c >= 0x2409 && c <= 0x240d);
+const toPicture = (c: string) => String.fromCharCode(c === " " ? 0x2420 : 0x2400 + c.charCodeAt(0));
+const fromPicture = (c: string) => (c === "\u2420" ? " " : String.fromCharCode(c.charCodeAt(0) - 0x2400));
+
+/** A string as guard stores it in the graph: whitespace at either end made index-safe (see above). */
+export function toStored(s: string): string {
+  if (s.length === 0 || (!isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1)))) return s;
+  return s.replace(EDGE_WS, (run) => [...run].map(toPicture).join(""));
+}
+
+/** The inverse of toStored, for every string read back from the graph. */
+export function fromStored(s: string): string {
+  if (s.length === 0 || (!isPicture(s.charCodeAt(0)) && !isPicture(s.charCodeAt(s.length - 1)))) return s;
+  return s.replace(EDGE_PICTURES, (run) => [...run].map(fromPicture).join(""));
+}
