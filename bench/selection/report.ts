@@ -6,10 +6,19 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import type { MutantResult } from "./run.ts";
-import { pct, upperBound95 } from "./stats.ts";
+import { median, pct, upperBound95 } from "./stats.ts";
 
 const WORK = join(import.meta.dir, "..", ".work");
 const OUT = join(import.meta.dir, "..", "results", "selection.md");
+function baselineDurations(project: string): Record<string, number> | undefined {
+  const path = join(WORK, project, "baseline.json");
+  if (!existsSync(path)) return undefined;
+  const runs = JSON.parse(readFileSync(path, "utf8")) as { durations: Record<string, number> }[];
+  const out: Record<string, number> = {};
+  for (const id of Object.keys(runs[0]!.durations)) out[id] = median(runs.map((b) => b.durations[id] ?? 0));
+  return out;
+}
+
 const ORDER = ["run-all", "same-file", "import-graph", "file-coverage", "function-coverage", "line-coverage", "guard"];
 
 interface ResultsFile {
@@ -45,6 +54,30 @@ function section(r: ResultsFile): string[] {
     const saved = 1 - rows.reduce((a, m) => a + m.strategies[s]!.testMs, 0) / Math.max(1, rows.length * r.fullMs);
     lines.push(`| ${s} | ${esc} / ${rows.length} | ${pct(esc / Math.max(1, rows.length))} (≤ ${pct(upperBound95(esc, rows.length))}) | ${pct(ratio)} | ${pct(saved)} |`);
   }
+  // Hindsight: exactly the tests that fail under the mutant (no selection made before the run can be smaller and catch every failure).
+  const durations = baselineDurations(r.project);
+  if (durations) {
+    const ms = k.reduce((a, m) => a + m.killers.reduce((b, t) => b + (durations[t] ?? 0), 0), 0);
+    const ratio = k.reduce((a, m) => a + m.killers.length / r.tests, 0) / Math.max(1, k.length);
+    lines.push(`| *hindsight: the failing tests alone* | — | — | ${pct(ratio)} | ${pct(1 - ms / Math.max(1, k.length * r.fullMs))} |`);
+  }
+  const scopes = ["body", "module", "multi"].filter((sc) => k.some((m) => m.scope === sc));
+  const shown = ORDER.filter((s) => s !== "run-all" && k.some((m) => m.strategies[s]));
+  lines.push("", `Test time saved by scope: ${scopes.map((sc) => {
+    const rows = k.filter((m) => m.scope === sc);
+    return `${sc} (${rows.length}): ${shown.map((s) => `${s} ${pct(1 - rows.reduce((a, m) => a + (m.strategies[s]?.testMs ?? r.fullMs), 0) / (rows.length * r.fullMs))}`).join(", ")}`;
+  }).join("; ")}.`);
+  const onlyBy = new Map<string, { tests: number; ms: number; mutants: number }>();
+  for (const m of k) for (const [c, v] of Object.entries(m.guard.only ?? {})) {
+    const o = onlyBy.get(c) ?? { tests: 0, ms: 0, mutants: 0 };
+    o.tests += v.tests;
+    o.ms += v.ms;
+    o.mutants++;
+    onlyBy.set(c, o);
+  }
+  const widening = [...onlyBy].filter(([c]) => !["covers-changed-function", "reads-changed-name", "run-all", "changed-test", "new-test"].includes(c));
+  if (widening.length)
+    lines.push(`Tests guard chose for one rule alone (what dropping that rule would save): ${widening.sort((a, b) => b[1].ms - a[1].ms).map(([c, o]) => `${c} on ${o.mutants} mutant(s), ${pct(o.ms / Math.max(1, k.length * r.fullMs))} of the test time`).join("; ")}.`);
   const g = k.filter((m) => m.guard.level !== "skipped");
   const fallbacks = g.filter((m) => m.guard.runAll);
   const sel = g.filter((m) => !m.guard.runAll);
@@ -72,7 +105,7 @@ const out: string[] = [
   "# Test selection benchmark",
   "",
   `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, shared with other engineers' builds, tests and benches while these ran (each section gives its load average); rendered ${new Date().toISOString().slice(0, 10)}.`,
-  "Commands: `bun bench/selection/run.ts --project P --split dev|test [--limit N] [--truth-only]` (one process at a time; ground truth cached per mutant), `bun bench/selection/line-coverage.ts --project flask`, then `bun bench/selection/report.ts`. guard runs as the compiled binary (`bun scripts/build.ts --outfile bench/.work/guard`).",
+  "Commands: `bun bench/selection/run.ts --project P --split dev|test [--limit N] [--truth-only]` (one process at a time; ground truth cached per mutant), `bun bench/selection/line-coverage.ts --project flask`, then `bun bench/selection/report.ts`. guard runs as the compiled binary (`bun scripts/build.ts --outfile bench/.work/selection-guard`, built once from one commit for all splits).",
   "Mutants: bench/selection/mutants/<project>.json, generated once from seed 20260101 by bench/selection/mutate.ts and frozen before anything was evaluated on them (positions and operator text only, no project code). Escape = a killable mutant (some test that passes on the unmutated project fails under the full suite) for which no selected test fails. Test time = sum of the selected tests' own durations (median of 3 unmutated runs) against the full suite's. Upper bounds are one-sided 95% Clopper-Pearson. Selection ratio = selected tests / tests in the graph, mean over killable mutants.",
   "Strategies: run-all; same-file (the test file named after the changed module); import-graph (test files importing a changed file, transitively); file-coverage (tests that ran any function of a changed file); function-coverage (tests that ran the function holding each changed line, file-coverage for lines outside functions: guard's evidence with none of its rules); line-coverage (flask only: tests that ran the changed line, from per-line evidence guard does not store; function-coverage where a line is not a per-test statement); guard (`guard check --json`).",
   "",

@@ -25,7 +25,7 @@ import { prepare } from "./prepare.ts";
 import { PROJECTS, writeJson } from "./projects.ts";
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
-import { applyEdits, fullSuite, mutantTruth, type SuiteRun } from "./truth.ts";
+import { applyEdits, fullSuite, mutantTruth, restoreTree, type SuiteRun } from "./truth.ts";
 import { median } from "./stats.ts";
 
 const BENCH = import.meta.dir;
@@ -41,10 +41,11 @@ function arg(name: string): string | undefined {
 }
 
 /**
- * guard as the user runs it: the compiled binary (`bun scripts/build.ts --outfile bench/.work/guard`) when
- * it exists or `--guard` names one, else the source through bun (slower start-up, which the report says).
+ * guard as the user runs it: the compiled binary (`bun scripts/build.ts --outfile bench/.work/selection-guard`,
+ * a path of this bench's own, since other benches rebuild bench/.work/guard while they run) when it exists
+ * or `--guard` names one, else the source through bun (slower start-up, which the report says).
  */
-const GUARD_BIN = arg("guard") ?? (existsSync(join(WORK, "guard")) ? join(WORK, "guard") : undefined);
+const GUARD_BIN = arg("guard") ?? (existsSync(join(WORK, "selection-guard")) ? join(WORK, "selection-guard") : undefined);
 export const GUARD_CMD: string[] = GUARD_BIN ? [GUARD_BIN] : [process.execPath, GUARD_MAIN];
 
 /** A mutant file: dev and test splits; an external file may carry plain before/after edits instead. */
@@ -218,6 +219,7 @@ async function main() {
         guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, checkWallMs, runWallMs, runFailed };
       } finally {
         applyEdits(root, m.edits, true);
+        restoreTree(root, `guard's selected run under mutant ${m.id}`);
       }
     }
     results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, ...(truth.error ? { truthError: truth.error } : {}), strategies, guard });

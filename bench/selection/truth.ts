@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executePlan, type Runner } from "../../src/act/runners/index.ts";
+import { gitRaw } from "../../src/repo/git.ts";
 import type { Edit, Mutant } from "./mutate.ts";
 
 export interface SuiteRun {
@@ -44,16 +45,33 @@ export function applyEdits(root: string, edits: Edit[], undo = false): void {
   }
 }
 
+/**
+ * Put the project's tracked files back as committed, and say which a run had changed. A suite run under a
+ * mutant can write into the tree (a mutated mode string turns a read into a write): left there, every later
+ * ground truth would carry its failures.
+ */
+export function restoreTree(root: string, after: string): string[] {
+  const changed = gitRaw(["status", "--porcelain", "-uno"], root).stdout.split("\n").filter(Boolean).map((l) => l.slice(3));
+  if (changed.length > 0) {
+    gitRaw(["checkout", "-q", "--", "."], root);
+    console.error(`${after} left tracked files changed, restored: ${changed.join(", ")}`);
+  }
+  return changed;
+}
+
 export async function mutantTruth(root: string, cacheDir: string, tmp: string, m: Mutant, runner: Runner): Promise<SuiteRun> {
   mkdirSync(cacheDir, { recursive: true });
   const path = join(cacheDir, `${m.id}.json`);
   if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as SuiteRun;
+  restoreTree(root, "an earlier step");
   applyEdits(root, m.edits);
+  let r: SuiteRun;
   try {
-    const r = await fullSuite(root, tmp, runner);
-    writeFileSync(path, JSON.stringify(r));
-    return r;
+    r = await fullSuite(root, tmp, runner);
   } finally {
     applyEdits(root, m.edits, true);
   }
+  const leftover = restoreTree(root, `the full suite under mutant ${m.id}`);
+  writeFileSync(path, JSON.stringify(leftover.length ? { ...r, leftover } : r));
+  return r;
 }
