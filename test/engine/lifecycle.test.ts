@@ -121,3 +121,27 @@ test("an idle engine stops itself after engine.idleTimeoutSeconds (the watchdog)
   await c.close();
   expect(await waitFor(() => serversOn(state.socket).length === 0 && !existsSync(join(home, "engine", "server.json")), 15000)).toBe(true);
 }, 60000);
+
+test("a long write log is folded into an RDB base, so a restart loads a snapshot, not every query again", async () => {
+  const home = newHome("aof");
+  const first = await ensureEmbedded({ home, watchdog: false });
+  const aofDir = join(home, "engine", "data", "aof");
+  const sizes = (suffix: string) => readdirSync(aofDir).filter((f) => f.endsWith(suffix)).map((f) => Bun.file(join(aofDir, f)).size);
+  try {
+    const c = await GraphClient.connect({ kind: "socket", path: first.socket });
+    const pad = "x".repeat(200);
+    // ~6 MB of logged writes: past the 4 MB rewrite threshold.
+    for (let b = 0; b < 6; b++)
+      await c.graph("big").writeBatch("CREATE (:Row {id: row.id, pad: row.pad})", Array.from({ length: 5000 }, (_, i) => ({ id: b * 5000 + i, pad })));
+    expect(await waitFor(() => sizes(".base.rdb").length > 0 && sizes(".incr.aof").every((s) => s < 4 * 1024 * 1024), 20000)).toBe(true);
+    await c.close();
+    await stopEmbedded(home);
+    const second = await ensureEmbedded({ home, watchdog: false });
+    const c2 = await GraphClient.connect({ kind: "socket", path: second.socket });
+    const { rows } = await c2.graph("big").roQuery("MATCH (r:Row) RETURN count(r) AS n");
+    expect(rows).toEqual([{ n: 30000 }]);
+    await c2.close();
+  } finally {
+    await stopEmbedded(home);
+  }
+}, 90000);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { guardHome } from "../../state/paths.ts";
@@ -175,6 +175,11 @@ async function startServer(home: string, build: EngineBuild, opts: EmbeddedOptio
     "--appendonly", "yes",
     "--appendfsync", "always",
     "--appenddirname", "aof",
+    // Replaying a long log of graph queries at start-up is slow (tens of seconds for a few tens of MB):
+    // rewrite the log into an RDB base early, so a restart loads a snapshot plus a short tail.
+    "--aof-use-rdb-preamble", "yes",
+    "--auto-aof-rewrite-percentage", "100",
+    "--auto-aof-rewrite-min-size", "4mb",
     "--save", "300 1",
     "--daemonize", "no",
     "--logfile", paths.log,
@@ -197,11 +202,24 @@ async function startServer(home: string, build: EngineBuild, opts: EmbeddedOptio
     await Bun.sleep(20);
   }
   child.unref();
+  compactLongLog(paths.data, paths.socket);
   const idle = idleSeconds(opts);
   const state: ServerState = { pid: child.pid as number, socket: paths.socket, build, startedAt: new Date().toISOString(), idleTimeoutSeconds: idle };
   if (idle > 0 && opts.watchdog !== false) state.watchdogPid = spawnWatchdog(home, state.pid);
   writeState(home, state);
   return state;
+}
+
+/** Data written before the rewrite settings above may have left a long log: ask for a rewrite now. */
+function compactLongLog(dataDir: string, socket: string): void {
+  const dir = join(dataDir, "aof");
+  let tail = 0;
+  try {
+    for (const f of readdirSync(dir)) if (f.endsWith(".incr.aof")) tail += statSync(join(dir, f)).size;
+  } catch {
+    return;
+  }
+  if (tail > 8 * 1024 * 1024) void respCommand(socket, ["BGREWRITEAOF"], 2000);
 }
 
 /** How this guard runs itself: the compiled binary alone, or bun + src/cli/main.ts from a checkout. */
