@@ -77,6 +77,8 @@ async function main() {
   const project = PROJECTS[name];
   if (!project) throw new Error(`unknown project ${name}; known: ${Object.keys(PROJECTS).join(", ")}`);
   const runner = RUNNERS.find((r) => r.framework === project.framework)!;
+  // go test's vet step costs a build per package and is no test: off for ground truth and guard's runs alike.
+  if (project.framework === "go") process.env.GOFLAGS = `${process.env.GOFLAGS ?? ""} -vet=off`.trim();
   const split = arg("split") ?? "dev";
   // Ground truth only (full-suite runs cached per mutant), without looking at any strategy's selection.
   const truthOnly = process.argv.includes("--truth-only");
