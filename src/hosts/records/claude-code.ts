@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { join } from "node:path";
 import { exit2, json, silent, blockText } from "../answer.ts";
 import { existing } from "../detect.ts";
-import { obj, optStr, optBool, anyObj, pickString } from "../payload.ts";
+import { promptAndSessionEvents, stopEvent } from "../claude-style-events.ts";
+import { obj, optStr, anyObj, pickString } from "../payload.ts";
 import type { HostRecord, TextEdit } from "../types.ts";
 
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
@@ -69,38 +70,9 @@ export const claudeCode: HostRecord = {
       schema: toolPayload,
       decode: (p) => decodeTool(p, true),
     },
-    {
-      id: "stop",
-      native: "Stop",
-      maps: ["stop"],
-      entryExtra: { timeout: 600 },
-      installByDefault: true,
-      schema: obj({ ...common, stop_hook_active: optBool }),
-      decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
-    },
-    {
-      id: "subagent-stop",
-      native: "SubagentStop",
-      maps: ["stop"],
-      entryExtra: { timeout: 600 },
-      installByDefault: true,
-      schema: obj({ ...common, stop_hook_active: optBool }),
-      decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
-    },
-    {
-      id: "user-prompt-submit",
-      native: "UserPromptSubmit",
-      maps: ["prompt"],
-      schema: obj({ ...common, prompt: optStr }),
-      decode: (p) => ({ event: "prompt", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
-    {
-      id: "session-start",
-      native: "SessionStart",
-      maps: ["session-start"],
-      schema: obj({ ...common, source: optStr }),
-      decode: (p) => ({ event: "session-start", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
+    stopEvent(common, "stop", "Stop"),
+    stopEvent(common, "subagent-stop", "SubagentStop"),
+    ...promptAndSessionEvents(common),
   ],
   encode(verdict, ev) {
     if (ev.event === "pre-shell" || ev.event === "pre-edit") {

@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { join } from "node:path";
 import { exit2, json, silent, blockText } from "../answer.ts";
 import { existing } from "../detect.ts";
-import { obj, optStr, optBool, anyObj, pickString, pathsInPatch } from "../payload.ts";
+import { promptAndSessionEvents, stopEvent } from "../claude-style-events.ts";
+import { obj, optStr, anyObj, pickString, pathsInPatch } from "../payload.ts";
 import type { HostRecord } from "../types.ts";
 
 const SHELL_TOOLS = new Set(["Bash", "shell", "local_shell", "exec_command", "container.exec"]);
@@ -47,29 +48,8 @@ export const codex: HostRecord = {
         return undefined;
       },
     },
-    {
-      id: "stop",
-      native: "Stop",
-      maps: ["stop"],
-      entryExtra: { timeout: 600 },
-      installByDefault: true,
-      schema: obj({ ...common, stop_hook_active: optBool }),
-      decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
-    },
-    {
-      id: "user-prompt-submit",
-      native: "UserPromptSubmit",
-      maps: ["prompt"],
-      schema: obj({ ...common, prompt: optStr }),
-      decode: (p) => ({ event: "prompt", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
-    {
-      id: "session-start",
-      native: "SessionStart",
-      maps: ["session-start"],
-      schema: obj({ ...common, source: optStr }),
-      decode: (p) => ({ event: "session-start", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
+    stopEvent(common, "stop", "Stop"),
+    ...promptAndSessionEvents(common),
   ],
   encode(verdict, ev) {
     if (ev.event === "pre-shell" || ev.event === "pre-edit") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
