@@ -90,7 +90,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   let uncertain = 0;
   const freshness: number[] = [];
   const widenFiles = new Map<string, string>();
-  const namesByLanguageFile: { names: string[]; file: string; className?: string }[] = [];
+  const namesByLanguageFile: { names: string[]; file: string; className?: string; code?: string }[] = [];
+  const importTimeChanged: { id: string; file: string; qualname: string }[] = [];
 
   // Stale graph: the graph must have indexed the base version of every changed source file.
   const sourceFiles = slice.files.filter((f) => (f.class === "source" || f.class === "test") && f.file.oldText !== undefined);
@@ -190,7 +191,14 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         continue;
       }
       evidenced++;
-      if (info.hasDynamicDispatch || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
+      if (info.importTime) {
+        // Its body ran at import, outside every test: its edges name only the tests that called it again.
+        hit(OVERRIDES.importTime, `${fn.id}: ${OVERRIDES.importTime.summary}`, { file: fn.file, function: fn.id });
+        if (!widenFiles.has(info.file)) widenFiles.set(info.file, OVERRIDES.importTime.code);
+        importTimeChanged.push({ id: fn.id, file: info.file, qualname: info.qualname });
+        namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
+      }
+      if (info.hasDynamicDispatch || info.importTime || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
         uncertain++;
         if (info.hasDynamicDispatch) {
           hit(OVERRIDES.dynamicDispatch, `${fn.id}: ${OVERRIDES.dynamicDispatch.summary}`, { file: fn.file, function: fn.id });
@@ -230,15 +238,16 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       widenFiles.set(group.file, OVERRIDES.namesTooCommon.code);
     }
     const name = group.names.join(", ");
+    const code = group.code ?? "reads-changed-name";
     for (const r of refs.references) {
       const w = r.where;
-      if (w.kind === "function") reasonsForIds.set(w.id, { code: "reads-changed-name", name, file: group.file });
+      if (w.kind === "function") reasonsForIds.set(w.id, { code, name, file: group.file });
       else if (w.kind === "test") {
         const t = byQualname.get(`${w.file}::${w.qualname}`);
-        if (t) choose(t, { code: "reads-changed-name", name, file: group.file });
-        else for (const t2 of testsInFile(w.file)) choose(t2, { code: "reads-changed-name", name, file: group.file });
-      } else if (w.kind === "test-file") for (const t of testsInFile(w.file)) choose(t, { code: "reads-changed-name", name, file: group.file });
-      else if (!widenFiles.has(w.file)) widenFiles.set(w.file, OVERRIDES.moduleStatement.code);
+        if (t) choose(t, { code, name, file: group.file });
+        else for (const t2 of testsInFile(w.file)) choose(t2, { code, name, file: group.file });
+      } else if (w.kind === "test-file") for (const t of testsInFile(w.file)) choose(t, { code, name, file: group.file });
+      else if (!widenFiles.has(w.file)) widenFiles.set(w.file, group.code ?? OVERRIDES.moduleStatement.code);
     }
   }
   // Evidence on module nodes (miss_repair edges learned from earlier misses).
@@ -250,6 +259,13 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       const reason = reasonsForIds.get(id)!;
       for (const e of edges) chooseId(e.test, { ...reason, function: id, edge: edgeOf(e) });
     }
+  }
+  // Functions nested in an import-time function (the wrapper a decorator returns) run in the tests that
+  // call what it decorated: their tests see the change too.
+  for (const fn of importTimeChanged) {
+    const nested = (await view.functionsInFiles([fn.file])).filter((n) => n.qualname.startsWith(`${fn.qualname}.`));
+    const cov = await view.coverage(nested.map((n) => n.id));
+    for (const [id, edges] of cov) for (const e of edges) chooseId(e.test, { code: OVERRIDES.importTime.code, function: id, file: fn.file, name: fn.qualname, edge: edgeOf(e) });
   }
   for (const c of classWidening) {
     const fns = (await view.functionsInFiles([c.file])).filter((fn) => fn.qualname.startsWith(`${c.className}.`));
@@ -307,6 +323,15 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     ...(wouldRun ? { wouldRun } : {}),
     elapsedMs: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * Names that lead to the code running an import-time function: its own name and those of the classes and
+ * functions enclosing it (`Registry()` runs `Registry.__init__`; a subclass statement names the base whose
+ * `__init_subclass__` runs). Dunder names are invoked implicitly, never written, so they are left out.
+ */
+export function importTimeNames(qualname: string): string[] {
+  return [...new Set(qualname.split(".").map((p) => p.replace(/#\d+$/, "")).filter((p) => p !== "" && !/^__\w+__$/.test(p)))];
 }
 
 function newTest(file: string, qualname: string, language: string | undefined): TestInfo {

@@ -29,6 +29,8 @@ export interface FunctionInfo {
   file: string;
   qualname: string;
   hasDynamicDispatch: boolean;
+  /** Its body ran at import time, outside every test (Function.import_time, written by `guard evidence`). */
+  importTime?: boolean;
 }
 
 export interface GraphFacts {

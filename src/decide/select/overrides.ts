@@ -11,6 +11,8 @@ export interface OverrideRule {
   code: string;
   effect: OverrideEffect;
   summary: string;
+  /** Code that hits the rule, for the reader (the rule's tests build these cases). */
+  examples?: readonly string[];
 }
 
 export const OVERRIDES = {
@@ -23,6 +25,16 @@ export const OVERRIDES = {
   unknownFunction: { code: "function-not-in-graph", effect: "run-all", summary: "a changed function is not in the graph" },
   dynamicDispatch: { code: "dynamic-dispatch", effect: "widen", summary: "a changed function dispatches dynamically; its module's tests run too" },
   moduleStatement: { code: "module-statement", effect: "widen", summary: "a module-level statement changed; its module's tests run too" },
+  importTime: {
+    code: "import-time-function",
+    effect: "widen",
+    summary: "a changed function runs at import time; the tests of its module, of the functions nested in it and of the code that names it run too",
+    examples: [
+      "a decorator applied when a module is imported (`@logged def f(): ...`): its body runs at import, its wrapper runs in the tests",
+      "a registry filled from module level (`formats = Registry(); formats.register(\"upper\", upper)`): register runs at import",
+      "`__init_subclass__` of a base class: it runs when a subclass is defined, at the subclass module's import",
+    ],
+  },
   namesTooCommon: { code: "names-too-common", effect: "widen", summary: "a changed name is used too widely to follow; its module's tests run too" },
   fileRead: { code: "evidence-file-read", effect: "add", summary: "evidence says these tests read the changed file" },
   changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },

@@ -9,6 +9,12 @@ export interface Attribution {
   byTest: TestFunctions;
   /** `<module>` id → number of lines that ran at import time. */
   importTime: Map<string, number>;
+  /**
+   * Functions whose BODY ran at import time, outside every test (a decorator applied at definition, a
+   * constructor or `register` called from module level, `__init_subclass__`): a change to one changes
+   * what every importing test sees, not only the tests that called it.
+   */
+  importTimeFunctions: Set<string>;
 }
 
 /** Executed lines → Function ids, per test. Files guard has no functions for (not code) are skipped. */
@@ -27,11 +33,15 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
     }
   }
   const importTime = new Map<string, number>();
+  const importTimeFunctions = new Set<string>();
   for (const [file, lines] of Object.entries(ev.moduleLevel)) {
     const fns = functions.get(file);
-    if (fns) importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
+    if (!fns) continue;
+    const m = mapLinesToFunctions(fns.ranges, lines.filter((l) => l > 0));
+    for (const id of m.functions) importTimeFunctions.add(id);
+    importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
   }
-  return { byTest, importTime };
+  return { byTest, importTime, importTimeFunctions };
 }
 
 /** Every file any test or import touched, and the test files themselves. */

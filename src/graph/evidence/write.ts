@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { languageForPath } from "../../code/parser.ts";
 import type { Graph } from "../client.ts";
 import { EVIDENCE_INDEXES, FILE_CONFIDENCE, TEST_CONFIDENCE } from "../schema-evidence.ts";
 import type { Attribution } from "./attribute.ts";
@@ -10,6 +11,8 @@ export interface WriteSummary {
   tests: number;
   edges: number;
   reads: number;
+  /** Functions whose bodies ran at import time (marked `import_time`). */
+  importTimeFunctions: number;
   /** Recorded id → graph Test id, where they differ. */
   renamed: Record<string, string>;
 }
@@ -25,7 +28,8 @@ export async function resolveTests(graph: Graph, tests: RecordedTest[], declared
 
 /**
  * Write one recording: Test durations and outcomes, COVERED_BY (replacing these tests' earlier coverage
- * edges), READ_BY, import-time evidence on `<module>` nodes, a Run with FAILED_IN, and EvidenceMeta.
+ * edges), READ_BY, import-time evidence on `<module>` nodes and on the functions whose bodies ran at
+ * import, a Run with FAILED_IN, and EvidenceMeta.
  */
 export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attribution, sha: string, durationMs: number, partial: boolean, declared: ReadonlySet<string>): Promise<WriteSummary> {
   for (const ix of EVIDENCE_INDEXES) await graph.createIndex(ix.label, ix.properties);
@@ -98,6 +102,8 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     [...attr.importTime].map(([id, lines]) => ({ id, lines, file: id.slice(0, id.indexOf("::")) })),
   );
 
+  await writeImportTimeFunctions(graph, attr.importTimeFunctions, recordedLanguages(ev), sha, runId, partial);
+
   const failed = tests.filter((t) => t.outcome === "failed");
   await graph.query(
     `CREATE (:Run {id: $id, timestamp: $ts, commit_sha: $sha, duration_ms: $d, total: $total, passed: $passed, failed: $failed, source: "evidence", partial: $partial})`,
@@ -110,5 +116,35 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   );
   const renamed: Record<string, string> = {};
   for (const [a, b] of resolved) if (a !== b) renamed[a] = b;
-  return { runId, tests: tests.length, edges: edges.length, reads: reads.length, renamed };
+  return { runId, tests: tests.length, edges: edges.length, reads: reads.length, importTimeFunctions: attr.importTimeFunctions.size, renamed };
+}
+
+/** The languages a recording's frameworks measure: the functions whose import-time marks it can confirm or clear. */
+export function recordedLanguages(ev: Evidence): Set<string> {
+  const out = new Set<string>();
+  for (const t of ev.tests) {
+    if (t.framework === "pytest") out.add("python");
+    else if (t.framework === "go") out.add("go");
+    else for (const l of ["javascript", "typescript", "tsx"]) out.add(l);
+  }
+  return out;
+}
+
+/**
+ * Function += {import_time: true, import_time_sha, import_time_run}: its body ran at import time. A full
+ * recording imports everything its suites import, so it replaces the marks of the languages it measured
+ * (a function that stopped running at import loses its mark); a partial one (`--changed`) imports only
+ * what its tests need, so it only adds marks.
+ */
+async function writeImportTimeFunctions(graph: Graph, ids: ReadonlySet<string>, languages: ReadonlySet<string>, sha: string, runId: string, partial: boolean): Promise<void> {
+  await graph.writeBatch(
+    `MERGE (f:Function {id: row.id})
+     ON CREATE SET f.file = row.file, f.qualname = row.qualname, f.name = row.qualname
+     SET f.import_time = true, f.import_time_sha = ${JSON.stringify(sha)}, f.import_time_run = ${JSON.stringify(runId)}`,
+    [...ids].map((id) => ({ id, file: id.slice(0, id.indexOf("::")), qualname: id.slice(id.indexOf("::") + 2) })),
+  );
+  if (partial) return;
+  const { rows } = await graph.roQuery("MATCH (f:Function) WHERE f.import_time = true AND f.import_time_run <> $run RETURN f.id AS id, f.file AS file", { run: runId });
+  const stale = rows.filter((r) => languages.has(languageForPath(String(r.file)) ?? "")).map((r) => ({ id: String(r.id) }));
+  await graph.writeBatch("MATCH (f:Function {id: row.id}) SET f.import_time = NULL, f.import_time_sha = NULL, f.import_time_run = NULL", stale);
 }
