@@ -1,5 +1,5 @@
 import type { Evidence } from "./types.ts";
-import { mapLinesToFunctions } from "./functions.ts";
+import { declarationLinesAsHeaders, mapLinesToFunctions } from "./functions.ts";
 import type { FileFunctions } from "./ranges.ts";
 
 /** Per test: the Function ids it executed (its files' `<module>` ids when it ran module-level lines). */
@@ -37,7 +37,9 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
   for (const [file, lines] of Object.entries(ev.moduleLevel)) {
     const fns = functions.get(file);
     if (!fns) continue;
-    const m = mapLinesToFunctions(fns.ranges, lines.filter((l) => l > 0));
+    // Python ranges already start bodies after the `def` header; brace languages need it said.
+    const ranges = file.endsWith(".py") ? fns.ranges : declarationLinesAsHeaders(fns.ranges);
+    const m = mapLinesToFunctions(ranges, lines.filter((l) => l > 0));
     for (const id of m.functions) importTimeFunctions.add(id);
     importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
   }

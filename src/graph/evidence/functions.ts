@@ -31,6 +31,16 @@ function innermost(ranges: readonly FunctionRange[], line: number, from: (r: Fun
   return best;
 }
 
+/**
+ * Ranges for lines run at import time in a brace language. A declaration's first line
+ * (`export function f(x) {`, `const g = () => {`) runs when the enclosing scope runs, to define the
+ * function, so it is a header there; a multi-line function's body starts on its second line. A one-liner
+ * keeps its line: guard cannot tell defining it from calling it, and marking it costs only tests.
+ */
+export function declarationLinesAsHeaders(ranges: readonly FunctionRange[]): FunctionRange[] {
+  return ranges.map((r) => ((r.bodyStart ?? r.start) === r.start && r.end > r.start ? { ...r, bodyStart: r.start + 1 } : r));
+}
+
 export function mapLinesToFunctions(ranges: readonly FunctionRange[], lines: readonly number[]): LineMapping {
   const functions = new Set<string>();
   const moduleLines: number[] = [];
