@@ -33,6 +33,8 @@ interface ResultsFile {
   date?: string;
   load?: number[];
   guardCmd?: string;
+  /** Median unmutated duration per test, by graph id. */
+  durations?: Record<string, number>;
   results: MutantResult[];
 }
 
@@ -55,7 +57,7 @@ function section(r: ResultsFile): string[] {
     lines.push(`| ${s} | ${esc} / ${rows.length} | ${pct(esc / Math.max(1, rows.length))} (≤ ${pct(upperBound95(esc, rows.length))}) | ${pct(ratio)} | ${pct(saved)} |`);
   }
   // Hindsight: exactly the tests that fail under the mutant (no selection made before the run can be smaller and catch every failure).
-  const durations = baselineDurations(r.project);
+  const durations = r.durations ?? baselineDurations(r.project);
   if (durations) {
     const ms = k.reduce((a, m) => a + m.killers.reduce((b, t) => b + (durations[t] ?? 0), 0), 0);
     const ratio = k.reduce((a, m) => a + m.killers.length / r.tests, 0) / Math.max(1, k.length);
@@ -91,7 +93,7 @@ function section(r: ResultsFile): string[] {
   lines.push(
     "",
     `guard: fallback to the full suite on ${fallbacks.length} / ${g.length} (${pct(fallbacks.length / Math.max(1, g.length))})${reasons.size ? `: ${[...reasons].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ")}` : ""}; test time saved with fallbacks excluded ${pct(savedSel)} over ${sel.length}.`,
-    `End to end (guard check as a process + the selected tests through the project's runner, against the full suite's wall time on the same mutant): ${pct(1 - e2eGuard / Math.max(1, e2eFull))} saved (${(e2eGuard / 1000).toFixed(1)} s against ${(e2eFull / 1000).toFixed(1)} s over the ${timed.length} mutants timed: every fallback and the first ${timed.length - fallbacks.length} subset selections). Median \`guard check\` wall time ${Math.round(checkMed)} ms. Start-up bound (guard check on an unchanged tree + pytest collecting one file and running nothing): ${(r.startupMs / 1000).toFixed(2)} s, i.e. no selection can save more than ${pct(1 - r.startupMs / r.fullWall)} end to end on this suite.`,
+    `End to end (guard check as a process + the selected tests through the project's runner, against the full suite's wall time on the same mutant): ${pct(1 - e2eGuard / Math.max(1, e2eFull))} saved (${(e2eGuard / 1000).toFixed(1)} s against ${(e2eFull / 1000).toFixed(1)} s over the ${timed.length} mutants timed: every fallback and the first ${timed.length - fallbacks.length} subset selections). Median \`guard check\` wall time ${Math.round(checkMed)} ms. Start-up bound (guard check on an unchanged tree + the runner started on one file with nothing to run): ${(r.startupMs / 1000).toFixed(2)} s, i.e. no selection can save more than ${pct(1 - r.startupMs / r.fullWall)} end to end on this suite.`,
   );
   const partial = g.filter((m) => m.strategies.guard!.missed > 0 && m.strategies.guard!.caught);
   if (partial.length) lines.push(`Caught, but some killing tests not selected: ${partial.length} mutant(s) (the selection still had a failing test).`);

@@ -2,10 +2,11 @@
  * The test-selection benchmark (see the project's benchmarks document):
  *
  *   bun bench/selection/run.ts --project flask|find-my-way|go-cmp [--split dev|test|all|external] [--limit N]
- *       [--mutants file.json] [--generate [--generate-only]] [--truth-only] [--e2e-limit N] [--guard BIN] [--tag T]
+ *       [--mutants file.json] [--generate [--generate-only]] [--truth-only] [--e2e-limit N] [--guard BIN] [--tag T] [--prepare]
  *
  * --truth-only runs only the full suites (ground truth) without computing any selection, so a split can be
- * prepared without being looked at; --tag writes results-<split>-<T>.json beside the main results.
+ * prepared without being looked at; --tag writes results-<split>-<T>.json beside the main results; --prepare
+ * indexes and records evidence again (after a change to how guard records it).
  *
  * Fetches the project into bench/.work/, indexes it and records evidence with guard, runs the unmutated
  * suite 3× (durations, flaky tests), then for each mutant: the full suite (ground truth, cached by mutant
@@ -17,6 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { executePlan, RUNNERS } from "../../src/act/runners/index.ts";
+import { STATE_VERSION } from "../../src/graph/index-state.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
@@ -111,7 +113,9 @@ async function main() {
   // Index and record evidence once per engine home (a new GUARD_HOME has no graph yet).
   const preparedPath = join(dir, "prepared.json");
   const prepared = existsSync(preparedPath) ? JSON.parse(readFileSync(preparedPath, "utf8")) : undefined;
-  if (prepared?.guardHome !== process.env.GUARD_HOME) writeJson(preparedPath, { guardHome: process.env.GUARD_HOME, ...(await prepare(root)) });
+  // Again when guard's local index state changed format: a guard reading an older state sees no index at all.
+  if (prepared?.guardHome !== process.env.GUARD_HOME || prepared?.stateVersion !== STATE_VERSION || process.argv.includes("--prepare"))
+    writeJson(preparedPath, { guardHome: process.env.GUARD_HOME, stateVersion: STATE_VERSION, ...(await prepare(root)) });
 
   const raw = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFileOnDisk;
   const mf = { ...raw, dev: raw.dev.map((m) => thaw(root, m)), test: raw.test.map((m) => thaw(root, m)) };
@@ -133,17 +137,22 @@ async function main() {
     for (let i = 0; i < 3; i++) baseline.push(await fullSuite(root, tmp, runner));
     writeJson(basePath, baseline);
   }
-  const flaky = new Set(baseline.flatMap((b) => b.failed));
-  const durations: Record<string, number> = {};
-  for (const id of Object.keys(baseline[0]!.durations)) durations[id] = median(baseline.map((b) => b.durations[id] ?? 0));
-  const fullMs = Object.values(durations).reduce((a, b) => a + b, 0);
-  const fullWall = median(baseline.map((b) => b.wallMs));
-
   const graph = await openGraph(root);
   let tables = await loadTables(graph);
   // Per-line evidence (bench/selection/line-coverage.ts), where it was measured: the line-coverage strategy.
   if (existsSync(join(dir, "lines.json"))) tables = withLines(tables, JSON.parse(readFileSync(join(dir, "lines.json"), "utf8")) as LinesFile);
   await graph.close();
+  // Runners name tests their own way (go: `pkg:TestX`; the graph: `file::TestX`): compare everything by graph id.
+  const graphIdBy = new Map<string, string>();
+  for (const t of tables.tests) graphIdBy.set(t.selector, t.id);
+  for (const t of tables.tests) graphIdBy.set(t.id, t.id);
+  const graphId = (runnerId: string) => graphIdBy.get(runnerId) ?? runnerId;
+
+  const flaky = new Set(baseline.flatMap((b) => b.failed).map(graphId));
+  const durations: Record<string, number> = {};
+  for (const id of Object.keys(baseline[0]!.durations)) durations[graphId(id)] = median(baseline.map((b) => b.durations[id] ?? 0));
+  const fullMs = Object.values(durations).reduce((a, b) => a + b, 0);
+  const fullWall = median(baseline.map((b) => b.wallMs));
   const testMs = (ids: Iterable<string>) => {
     let s = 0;
     for (const id of ids) s += durations[id] ?? 0;
@@ -169,7 +178,7 @@ async function main() {
       if (n % 10 === 0 || n === mutants.length) console.error(`${n}/${mutants.length}: ground truth`);
       continue;
     }
-    const killers = truth.error ? [] : truth.failed.filter((t) => !flaky.has(t));
+    const killers = truth.error ? [] : [...new Set(truth.failed.map(graphId))].filter((t) => !flaky.has(t));
     const files = [...new Set(m.edits.map((e) => e.file))];
     const strategies: MutantResult["strategies"] = {};
     const lineSel = lineCoverage(m.edits, tables);
@@ -200,7 +209,7 @@ async function main() {
           for (const plan of runner.plan(root, sel.tests, tmp)) {
             const r = await executePlan(plan, {});
             runWallMs += r.durationMs;
-            runFailed += r.results.filter((x) => x.outcome === "failed" && !flaky.has(x.id)).length;
+            runFailed += r.results.filter((x) => x.outcome === "failed" && !flaky.has(graphId(x.id))).length;
           }
         }
         strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
@@ -229,7 +238,7 @@ async function main() {
       const k = results.filter((r) => r.killers.length > 0);
       const esc = k.filter((r) => !r.strategies.guard?.caught).length;
       console.error(`${n}/${mutants.length}: ${k.length} killable, guard escapes ${esc}`);
-      writeJson(join(dir, `results-${split}${arg("tag") ? `-${arg("tag")}` : ""}.json`), { project: name, split, seed: mf.seed, mutantFile: mutantPath, guardCmd: GUARD_BIN ? "compiled" : "source", date: new Date().toISOString(), load: loadavg(), flaky: [...flaky], fullMs, fullWall, startupMs: median(startup), tests: tables.tests.length, results });
+      writeJson(join(dir, `results-${split}${arg("tag") ? `-${arg("tag")}` : ""}.json`), { project: name, split, seed: mf.seed, mutantFile: mutantPath, guardCmd: GUARD_BIN ? "compiled" : "source", date: new Date().toISOString(), load: loadavg(), flaky: [...flaky], fullMs, fullWall, startupMs: median(startup), tests: tables.tests.length, durations, results });
     }
   }
   process.exit(0);
