@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { INDEXED_LANGUAGES, extractSource } from "../code/extract/index.ts";
+import { INDEXED_LANGUAGES } from "../code/extract/index.ts";
+import { openExtractor } from "../code/worker/extractor.ts";
 import type { FileExtract } from "../code/extract/types.ts";
 import { languageForPath, type LanguageId } from "../code/parser.ts";
 import { link, signature, type FileRecords, type IndexedFile } from "../code/resolve/link.ts";
@@ -14,6 +15,7 @@ import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeInde
 import { applyDiff, ensureIndexes, readMeta, readSnapshot, writeMeta } from "./load.ts";
 import { MODULE_QUALNAME, type StaticEdge } from "./schema.ts";
 import { bumpEpoch } from "../state/select-epoch.ts";
+import { guardHome } from "../state/paths.ts";
 
 export interface IndexOptions {
   /** Re-parse every file and compare against what the graph really holds. */
@@ -50,12 +52,24 @@ export interface IndexReport {
   seconds: number;
   /** Time spent reading, parsing and extracting (the rest is resolution and graph writes). */
   parseSeconds: number;
+  /** Who parsed: the background parse worker, this process, or nobody (nothing changed). */
+  parser: "worker" | "in-process" | "none";
   /** Milliseconds since the start at the end of each phase: list, state, cache, parse, link, diff, write, save. */
   phases: Record<string, number>;
 }
 
 /** Racy-git: a file modified within this window of the last index is re-hashed even if its stat matches. */
 const RACY_MS = 2000;
+
+/** The indexed languages among `files` (what a new parse worker compiles first). */
+function languagesOf(files: readonly { path: string }[]): LanguageId[] {
+  const out = new Set<LanguageId>();
+  for (const f of files) {
+    const l = languageForPath(f.path);
+    if (l) out.add(l);
+  }
+  return [...out];
+}
 
 const isIndexed = (p: string): boolean => {
   const l = languageForPath(p);
@@ -151,26 +165,33 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   const warnings: IndexProblem[] = [];
   const reparsed: string[] = [];
   let parseMs = 0;
+  // A parse worker answers pipelined requests in order; in-process extraction runs one file at a time.
+  const extractor = parseSet.size > 0 ? await openExtractor(guardHome(), languagesOf(listing.files)) : undefined;
+  const started = new Map<string, Promise<FileExtract>>();
+  const startExtract = (p: string, bytes: Uint8Array): Promise<FileExtract> => {
+    const lang = languageForPath(p) as LanguageId;
+    const { text, valid } = decodeSource(bytes);
+    if (!valid) warnings.push({ path: p, reason: "not valid UTF-8: decoded with replacement characters" });
+    return extractor!.extract(p, lang, text).catch((e) => emptyExtract(p, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`));
+  };
+  if (extractor?.via === "worker") for (const p of paths) if (parseSet.has(p)) started.set(p, startExtract(p, parseSet.get(p)!));
   let done = 0;
-  for (const p of paths) {
-    opts.onProgress?.(done++, paths.length);
-    const bytes = parseSet.get(p);
-    let extract: FileExtract;
-    if (bytes === undefined) extract = cache!.extracts[p]!;
-    else {
-      const tp = performance.now();
-      const lang = languageForPath(p) as LanguageId;
-      const { text, valid } = decodeSource(bytes);
-      if (!valid) warnings.push({ path: p, reason: "not valid UTF-8: decoded with replacement characters" });
-      try {
-        extract = await extractSource(p, lang, text);
-      } catch (e) {
-        extract = emptyExtract(p, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  try {
+    for (const p of paths) {
+      opts.onProgress?.(done++, paths.length);
+      const bytes = parseSet.get(p);
+      let extract: FileExtract;
+      if (bytes === undefined) extract = cache!.extracts[p]!;
+      else {
+        const tp = performance.now();
+        extract = await (started.get(p) ?? startExtract(p, bytes));
+        reparsed.push(p);
+        parseMs += performance.now() - tp;
       }
-      reparsed.push(p);
-      parseMs += performance.now() - tp;
+      files.set(p, { extract, sha: fileStates[p]!.sha, bytes: fileStates[p]!.size });
     }
-    files.set(p, { extract, sha: fileStates[p]!.sha, bytes: fileStates[p]!.size });
+  } finally {
+    extractor?.close();
   }
   opts.onProgress?.(paths.length, paths.length);
   phase("parse");
@@ -237,7 +258,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     edgesUpdated: diff.updateEdges.length,
     edgesDeleted: diff.deleteEdges.length,
   };
-  return report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases);
+  return report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none");
 }
 
 const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
@@ -289,6 +310,7 @@ function report(
   t0: number,
   parseSeconds: number,
   phases: Record<string, number>,
+  parser: IndexReport["parser"] = "none",
 ): IndexReport {
   return {
     root,
@@ -311,6 +333,7 @@ function report(
     changes,
     seconds: (performance.now() - t0) / 1000,
     parseSeconds,
+    parser,
     phases,
   };
 }

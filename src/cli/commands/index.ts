@@ -14,6 +14,7 @@ import { hook } from "./hook.ts";
 import { init } from "./init.ts";
 import { leak } from "./leak.ts";
 import { parse } from "./parse.ts";
+import { parseWorker } from "./parse-worker.ts";
 import { post } from "./post.ts";
 import { pre } from "./pre.ts";
 import { precommit } from "./precommit.ts";
@@ -26,4 +27,4 @@ import { trash } from "./trash.ts";
 import { why } from "./why.ts";
 
 /** Every command guard has. Add one line per command; keep this list sorted. */
-export const COMMANDS: CommandSpec[] = [agentEvent, check, config, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, leak, parse, post, pre, precommit, rm, run, shell, snapshot, stats, trash, why];
+export const COMMANDS: CommandSpec[] = [agentEvent, check, config, coveringTests, demo, doctor, engine, evidence, explain, feedback, hook, index, init, leak, parse, parseWorker, post, pre, precommit, rm, run, shell, snapshot, stats, trash, why];

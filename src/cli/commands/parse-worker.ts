@@ -1,0 +1,24 @@
+import type { CommandSpec } from "../command.ts";
+import { EXIT } from "../exit-codes.ts";
+
+/** Internal: the background parse worker `guard index` starts and talks to (src/code/worker/). */
+export const parseWorker: CommandSpec = {
+  name: "parse-worker",
+  summary: "(internal) Keep the grammars compiled in the background for fast incremental indexing",
+  options: [
+    { flags: "--warm <languages>", description: "Comma-separated languages to compile before the first request" },
+    { flags: "--idle-seconds <n>", description: "Exit after this many seconds without a request (default 900, or GUARD_PARSE_WORKER_IDLE_SECONDS)" },
+  ],
+  examples: ["guard parse-worker --warm python,go"],
+  async action(_args, options) {
+    const { runParseWorker } = await import("../../code/worker/server.ts");
+    const { guardHome } = await import("../../state/paths.ts");
+    const { LANGUAGE_IDS } = await import("../../code/grammars.ts");
+    const warm = String(options.warm ?? "")
+      .split(",")
+      .filter((l): l is (typeof LANGUAGE_IDS)[number] => (LANGUAGE_IDS as readonly string[]).includes(l));
+    const idle = Number(options.idleSeconds ?? process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ?? 900);
+    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 900, warm });
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,185 @@
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import type { FileExtract } from "../extract/types.ts";
+import type { LanguageId } from "../grammars.ts";
+import { lineSplitter, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
+import { selfCommand, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
+
+/** The first line a socket's worker sends (its build and pid), or undefined: no socket, refused, silent, not a worker. */
+export function helloFrom(socket: string, timeoutMs: number): Promise<Hello | undefined> {
+  return new Promise((resolve) => {
+    const conn = connect(socket);
+    const finish = (h: Hello | undefined) => {
+      clearTimeout(timer);
+      conn.destroy();
+      resolve(h);
+    };
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    conn.setEncoding("utf8");
+    conn.on("error", () => finish(undefined));
+    conn.on("data", lineSplitter((line) => finish(parseHello(line))));
+  });
+}
+
+function parseHello(line: string): Hello | undefined {
+  try {
+    const h = JSON.parse(line) as Hello;
+    return typeof h.hello === "string" && typeof h.pid === "number" ? h : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a session could not be opened: no worker, one of another build, or one that did not answer. */
+export type OpenFailure = "absent" | "stale" | "silent";
+
+/**
+ * One connection to the parse worker. `extract` sends at once (requests may be pipelined) and settles
+ * when the worker answers; every outstanding request fails together when the worker goes away or stays
+ * silent for `stallMs` while requests are waiting. A failed session stays failed: callers parse in-process.
+ */
+export class WorkerSession {
+  private nextId = 1;
+  private waiting = new Map<number, { hash: string; resolve: (x: FileExtract) => void; reject: (e: Error) => void }>();
+  private failure: Error | undefined;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(
+    private conn: Socket,
+    readonly pid: number,
+    private stallMs: number,
+  ) {
+    conn.on(
+      "data",
+      lineSplitter((line) => this.onLine(line)),
+    );
+    conn.on("error", (e) => this.fail(new Error(`parse worker: ${e.message}`)));
+    conn.on("close", () => this.fail(new Error("parse worker closed the connection")));
+  }
+
+  /** Connect and read the worker's hello; undefined-free: a failure says why. */
+  static open(socket: string, opts: { helloMs?: number; stallMs?: number } = {}): Promise<WorkerSession | OpenFailure> {
+    const identity = workerIdentity();
+    return new Promise((resolve) => {
+      const conn = connect(socket);
+      let settled = false;
+      const settle = (r: WorkerSession | OpenFailure) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (typeof r === "string") conn.destroy();
+        resolve(r);
+      };
+      const timer = setTimeout(() => settle("silent"), opts.helloMs ?? 500);
+      conn.setEncoding("utf8");
+      conn.once("error", () => settle("absent"));
+      let first = true;
+      const onData = lineSplitter((line) => {
+        if (!first) return;
+        first = false;
+        conn.off("data", onData);
+        const h = parseHello(line);
+        if (!h) return settle("silent");
+        if (h.hello !== identity) {
+          // Another build: ask it to go (a worker only obeys clients of other builds), then report stale.
+          conn.write(`${JSON.stringify({ op: "exit", identity })}\n`, () => settle("stale"));
+          setTimeout(() => settle("stale"), 200);
+          return;
+        }
+        conn.removeAllListeners("error");
+        settle(new WorkerSession(conn, h.pid, opts.stallMs ?? 5000));
+      });
+      conn.on("data", onData);
+    });
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  extract(path: string, lang: LanguageId, source: string): Promise<FileExtract> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { hash: sourceHash(source), resolve, reject });
+      this.armStall();
+      this.conn.write(`${JSON.stringify({ id, path, lang, source })}\n`);
+    });
+  }
+
+  close(): void {
+    this.fail(new Error("parse worker session closed"));
+  }
+
+  private onLine(line: string): void {
+    let r: ExtractReply;
+    try {
+      r = JSON.parse(line) as ExtractReply;
+    } catch {
+      return this.fail(new Error("parse worker sent something that is not JSON"));
+    }
+    const w = this.waiting.get(r.id);
+    if (!w) return this.fail(new Error(`parse worker answered a request it was not sent (${r.id})`));
+    this.waiting.delete(r.id);
+    this.armStall();
+    if (r.error !== undefined || !r.extract) w.reject(new Error(`parse worker: ${r.error ?? "no extract"}`));
+    else if (r.hash !== w.hash) this.fail(new Error("parse worker answered for other content"), w.reject);
+    else w.resolve(r.extract);
+  }
+
+  private armStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = this.waiting.size > 0 ? setTimeout(() => this.fail(new Error(`parse worker silent for ${this.stallMs} ms`)), this.stallMs) : undefined;
+  }
+
+  private fail(e: Error, also?: (e: Error) => void): void {
+    also?.(e);
+    if (this.failure) return;
+    this.failure = e;
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    for (const w of this.waiting.values()) w.reject(e);
+    this.waiting.clear();
+    this.conn.destroy();
+  }
+}
+
+/** Start a worker in the background (detached, its output in worker.log); never throws. */
+export function spawnWorker(home: string, warm: readonly LanguageId[] = [], idleSeconds?: number): number | undefined {
+  try {
+    mkdirSync(workerDir(home), { recursive: true, mode: 0o700 });
+    const out = openSync(`${workerDir(home)}/worker.log`, "a", 0o600);
+    const [cmd, ...rest] = selfCommand();
+    const args = [...rest, "parse-worker"];
+    if (warm.length > 0) args.push("--warm", warm.join(","));
+    if (idleSeconds !== undefined) args.push("--idle-seconds", String(idleSeconds));
+    const child = spawn(cmd as string, args, { detached: true, stdio: ["ignore", out, out], env: { ...process.env, GUARD_HOME: home } });
+    closeSync(out);
+    child.on("error", () => {});
+    child.unref();
+    return child.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stop the worker of `home` if one answers (SIGTERM, then wait up to `graceMs` for it to go). Returns its pid. */
+export async function stopWorker(home: string, graceMs = 3000): Promise<number | undefined> {
+  const h = await helloFrom(workerSocketPath(home), 1000);
+  if (!h) return undefined;
+  try {
+    process.kill(h.pid, "SIGTERM");
+  } catch {
+    return undefined;
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(h.pid, 0);
+    } catch {
+      return h.pid;
+    }
+    await Bun.sleep(20);
+  }
+  return h.pid;
+}

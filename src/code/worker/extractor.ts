@@ -1,0 +1,49 @@
+import { extractSource } from "../extract/index.ts";
+import type { FileExtract } from "../extract/types.ts";
+import type { LanguageId } from "../grammars.ts";
+import { spawnWorker, WorkerSession } from "./client.ts";
+import { workerSocketPath } from "./paths.ts";
+
+/** Where extracts come from for one indexing run. */
+export interface Extractor {
+  /** "worker" when a parse worker of this build answered; "in-process" otherwise. */
+  readonly via: "worker" | "in-process";
+  /** Requests may be issued before earlier ones settle (the worker answers in order). Never rejects for worker trouble. */
+  extract(path: string, lang: LanguageId, source: string): Promise<FileExtract>;
+  close(): void;
+}
+
+const inProcess: Extractor = { via: "in-process", extract: extractSource, close() {} };
+
+/**
+ * Whether guard uses a parse worker: GUARD_PARSE_WORKER=0 turns it off, =1 on; otherwise on, except
+ * under `bun test` (NODE_ENV=test), where test processes would each leave one behind.
+ */
+export function workerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.GUARD_PARSE_WORKER;
+  if (v === "0" || v === "false") return false;
+  if (v === "1" || v === "true") return true;
+  return env.NODE_ENV !== "test";
+}
+
+/**
+ * The extractor for one run: the per-user parse worker when one of this build is running (tree-sitter
+ * already compiled there, so a few files take milliseconds instead of a fresh process's start-up),
+ * else parsing in this process, starting a worker in the background for the next run. Any failure of
+ * the worker (gone, killed mid-request, silent, another build) falls back to parsing in this process:
+ * the result is the same either way, only slower.
+ */
+export async function openExtractor(home: string, warm: readonly LanguageId[]): Promise<Extractor> {
+  if (!workerEnabled()) return inProcess;
+  const opened = await WorkerSession.open(workerSocketPath(home));
+  if (typeof opened === "string") {
+    if (opened !== "silent") spawnWorker(home, warm);
+    return inProcess;
+  }
+  const session = opened;
+  return {
+    via: "worker",
+    extract: (path, lang, source) => (session.failed ? extractSource(path, lang, source) : session.extract(path, lang, source).catch(() => extractSource(path, lang, source))),
+    close: () => session.close(),
+  };
+}

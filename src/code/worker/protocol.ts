@@ -1,0 +1,55 @@
+import type { FileExtract } from "../extract/types.ts";
+import type { LanguageId } from "../grammars.ts";
+
+/**
+ * The parse worker's wire format: one JSON object per line over its unix socket.
+ *
+ *   worker → client, on connect:  {"hello": "<identity>", "pid": 123}
+ *   client → worker:              {"id": 1, "path": "src/a.ts", "lang": "typescript", "source": "…"}
+ *   worker → client:              {"id": 1, "hash": "<hash of source>", "extract": {…}}  or  {"id": 1, "error": "…"}
+ *   client → worker:              {"op": "exit", "identity": "<client identity>"}   (only obeyed from another build)
+ *
+ * The worker answers requests in the order they arrive, one at a time; the client may send many before
+ * reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
+ */
+export interface Hello {
+  hello: string;
+  pid: number;
+}
+
+export interface ExtractRequest {
+  id: number;
+  path: string;
+  lang: LanguageId;
+  source: string;
+}
+
+export interface ExtractReply {
+  id: number;
+  hash?: string;
+  extract?: FileExtract;
+  error?: string;
+}
+
+export interface ExitRequest {
+  op: "exit";
+  identity: string;
+}
+
+export const sourceHash = (s: string): string => Bun.hash(s).toString(36);
+
+/** Split a stream of text into lines (a line may arrive in pieces; only new text is searched). */
+export function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
+  let pieces: string[] = [];
+  return (chunk) => {
+    let start = 0;
+    for (let i = chunk.indexOf("\n"); i !== -1; i = chunk.indexOf("\n", start)) {
+      pieces.push(chunk.slice(start, i));
+      const line = pieces.length === 1 ? pieces[0]! : pieces.join("");
+      pieces = [];
+      start = i + 1;
+      if (line.length > 0) onLine(line);
+    }
+    if (start < chunk.length) pieces.push(chunk.slice(start));
+  };
+}

@@ -1,0 +1,140 @@
+import { appendFileSync, existsSync, rmSync, statSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { extractSource } from "../extract/index.ts";
+import { LANGUAGE_IDS, type LanguageId } from "../grammars.ts";
+import { helloFrom } from "./client.ts";
+import { lineSplitter, sourceHash, type ExitRequest, type ExtractReply, type ExtractRequest } from "./protocol.ts";
+import { ensureWorkerSocketDir, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
+import { warmupSource } from "./warmup.ts";
+
+export interface WorkerOptions {
+  home: string;
+  /** Exit after this long without a request (seconds). */
+  idleSeconds: number;
+  /** Languages to compile before the first request (the spawning repository's). */
+  warm?: LanguageId[];
+}
+
+/** How many times each warm-up sample is parsed and extracted (enough for the hot paths to reach the optimising tier). */
+const WARMUP_PASSES = 150;
+
+/**
+ * `guard parse-worker`: a long-lived process that keeps tree-sitter's grammars loaded and compiled and
+ * answers extract requests over a unix socket (protocol.ts). One per GUARD_HOME: a worker that finds
+ * another of the same build already answering exits at once; one of another build is replaced.
+ * It exits when idle for `idleSeconds`, when its socket file is removed or taken over by another worker,
+ * or when a client of another build asks it to.
+ */
+export async function runParseWorker(o: WorkerOptions): Promise<void> {
+  const identity = workerIdentity();
+  const socket = workerSocketPath(o.home);
+  const log = (msg: string) => {
+    try {
+      appendFileSync(`${workerDir(o.home)}/worker.log`, `${new Date().toISOString()} pid ${process.pid}: ${msg}\n`);
+    } catch {}
+  };
+  ensureWorkerSocketDir(socket);
+  const running = await helloFrom(socket, 1000);
+  if (running?.hello === identity) return log("another worker of this build is running; exiting");
+
+  // Requests run one at a time, in arrival order, across all clients.
+  let chain: Promise<void> = Promise.resolve();
+  let lastUse = Date.now();
+  let busy = 0;
+  const clients = new Set<Socket>();
+  let stopping = false;
+
+  const server = createServer((conn) => {
+    clients.add(conn);
+    conn.setEncoding("utf8");
+    conn.on("error", () => {});
+    conn.on("close", () => clients.delete(conn));
+    conn.write(`${JSON.stringify({ hello: identity, pid: process.pid })}\n`);
+    conn.on(
+      "data",
+      lineSplitter((line) => {
+        let msg: ExtractRequest | ExitRequest;
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          conn.destroy();
+          return;
+        }
+        if ("op" in msg) {
+          if (msg.op === "exit" && msg.identity !== identity) stop(`a client of another build asked (${msg.identity})`);
+          return;
+        }
+        const req = msg;
+        lastUse = Date.now();
+        busy++;
+        chain = chain.then(async () => {
+          let reply: ExtractReply;
+          try {
+            if (typeof req.id !== "number" || typeof req.source !== "string" || typeof req.path !== "string" || !LANGUAGE_IDS.includes(req.lang)) throw new Error("malformed request");
+            reply = { id: req.id, hash: sourceHash(req.source), extract: await extractSource(req.path, req.lang, req.source) };
+          } catch (e) {
+            reply = { id: req.id, error: e instanceof Error ? e.message.split("\n")[0] : String(e) };
+          }
+          busy--;
+          lastUse = Date.now();
+          if (!conn.destroyed) conn.write(`${JSON.stringify(reply)}\n`);
+          // Let the event loop run between requests: other clients' connections and hellos wait at most one file.
+          await new Promise((r) => setImmediate(r));
+        });
+      }),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    rmSync(socket, { force: true });
+    server.listen(socket, () => resolve());
+  });
+  const ino = statSync(socket).ino;
+  log(`listening on ${socket} (build ${identity})`);
+
+  let stopResolve: (reason: string) => void = () => {};
+  const done = new Promise<string>((resolve) => {
+    stopResolve = resolve;
+  });
+  function stop(reason: string): void {
+    if (stopping) return;
+    stopping = true;
+    stopResolve(reason);
+  }
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  const timer = setInterval(() => {
+    if (!ours(socket, ino)) return stop("the socket was removed or taken over");
+    if (busy === 0 && Date.now() - lastUse > o.idleSeconds * 1000) stop(`idle for ${o.idleSeconds} s`);
+  }, Math.min(5000, Math.max(200, (o.idleSeconds * 1000) / 4)));
+
+  // Warm up between requests: one sample at a time on the request chain, so a request waits for at most one.
+  for (const lang of o.warm ?? []) {
+    const src = warmupSource(lang);
+    if (!src) continue;
+    for (let i = 0; i < WARMUP_PASSES && !stopping; i++) {
+      chain = chain.then(async () => {
+        if (!stopping) await extractSource("warmup", lang, src).catch(() => {});
+      });
+      await chain;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  const reason = await done;
+  clearInterval(timer);
+  server.close();
+  for (const c of clients) c.destroy();
+  if (ours(socket, ino)) rmSync(socket, { force: true });
+  log(`exiting: ${reason}`);
+}
+
+function ours(socket: string, ino: number): boolean {
+  try {
+    return existsSync(socket) && statSync(socket).ino === ino;
+  } catch {
+    return false;
+  }
+}
