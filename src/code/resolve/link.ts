@@ -106,9 +106,22 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
   const goDirs = new Map<string, string[]>();
   for (const p of paths) if (files.get(p)!.extract.lang === "go") (goDirs.get(dirOf(p)) ?? goDirs.set(dirOf(p), []).get(dirOf(p))!).push(p);
 
-  // Pass 1: definitions.
-  for (const p of paths) {
-    const x = files.get(p)!.extract;
+  // A file's scope (its definitions, then its imports bound) is built when first asked for: a run that
+  // emits only a few files never builds the scopes resolution does not reach.
+  const scopeOf = (p: string): FileScope | undefined => {
+    let s = scopes.get(p);
+    if (s) return s;
+    const f = files.get(p);
+    if (!f) return undefined;
+    s = definitions(f.extract);
+    scopes.set(p, s);
+    if (s.family === "python") bindPython(p, s);
+    else if (s.family === "js") bindJs(p, s);
+    else if (s.family === "go") bindGo(p, s);
+    return s;
+  };
+
+  function definitions(x: FileExtract): FileScope {
     const s: FileScope = {
       x,
       family: FAMILY[x.lang]!,
@@ -139,15 +152,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
       if (!c.qualname.includes(".") && !s.topClasses.has(c.name)) s.topClasses.set(c.name, c);
     }
     for (const e of x.exports) if (!s.exports.has(e.name)) s.exports.set(e.name, e.local);
-    scopes.set(p, s);
-  }
-
-  // Pass 2: imports → IMPORTS edges and bindings.
-  for (const p of paths) {
-    const s = scopes.get(p)!;
-    if (s.family === "python") bindPython(p, s);
-    else if (s.family === "js") bindJs(p, s);
-    else if (s.family === "go") bindGo(p, s);
+    return s;
   }
 
   function bindPython(p: string, s: FileScope): void {
@@ -229,7 +234,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
     for (const imp of s.x.imports) {
       const dir = go.packageDir(imp.spec);
       const pkgFiles = dir === undefined ? undefined : (goDirs.get(dir) ?? []).filter((f) => !f.endsWith("_test.go"));
-      const local = imp.namespace ?? (pkgFiles?.[0] ? scopes.get(pkgFiles[0])!.x.pkg : undefined) ?? imp.spec.split("/").pop()!;
+      const local = imp.namespace ?? (pkgFiles?.[0] ? files.get(pkgFiles[0])!.extract.pkg : undefined) ?? imp.spec.split("/").pop()!;
       if (!pkgFiles || pkgFiles.length === 0) {
         s.externals.add(local);
         continue;
@@ -241,8 +246,9 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
 
   // Lookups across files.
   const resolveName = (file: string, name: string, depth = 0): Target | undefined => {
-    const s = scopes.get(file);
-    if (!s || depth > 8) return undefined;
+    if (depth > 8) return undefined;
+    const s = scopeOf(file);
+    if (!s) return undefined;
     const local = s.family === "js" ? (s.exports.get(name) ?? name) : name;
     const d = s.top.get(local);
     if (d) return { kind: "def", file, def: d };
@@ -260,7 +266,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
   };
 
   const resolveClass = (file: string, text: string, depth = 0): LocatedClass | undefined => {
-    const s = scopes.get(file)!;
+    const s = scopeOf(file)!;
     const dot = text.lastIndexOf(".");
     if (dot !== -1) {
       for (const f of s.modules.get(text.slice(0, dot)) ?? []) {
@@ -277,12 +283,12 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
 
   const findMethod = (file: string, classQual: string, name: string, depth = 0): Located | undefined => {
     if (depth > 8) return undefined;
-    const s = scopes.get(file)!;
+    const s = scopeOf(file)!;
     const own = s.methods.get(classQual)?.get(name);
     if (own) return { file, def: own };
     if (s.family === "go") {
       for (const f of goDirs.get(dirOf(file)) ?? []) {
-        const m = scopes.get(f)!.x.pkg === s.x.pkg ? scopes.get(f)!.methods.get(classQual)?.get(name) : undefined;
+        const m = scopeOf(f)!.x.pkg === s.x.pkg ? scopeOf(f)!.methods.get(classQual)?.get(name) : undefined;
         if (m) return { file: f, def: m };
       }
       return undefined;
@@ -299,24 +305,31 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
   };
 
   const constructorOf = (t: LocatedClass): Located | undefined => {
-    const s = scopes.get(t.file)!;
+    const s = scopeOf(t.file)!;
     const ctor = s.family === "python" ? "__init__" : s.family === "js" ? "constructor" : t.cls.name;
     return findMethod(t.file, t.cls.qualname, ctor);
   };
 
-  // By-name candidates per language family: functions and methods.
-  const byName = new Map<Family, Map<string, Located[]>>();
-  for (const p of paths) {
-    const s = scopes.get(p)!;
-    let m = byName.get(s.family);
-    if (!m) byName.set(s.family, (m = new Map()));
-    for (const d of s.x.defs) {
-      if (d.kind !== "function" && d.kind !== "method") continue;
-      const list = m.get(d.name);
-      if (list) list.push({ file: p, def: d });
-      else m.set(d.name, [{ file: p, def: d }]);
+  // By-name candidates per language family: functions and methods (built on the first by-name lookup).
+  let byName: Map<Family, Map<string, Located[]>> | undefined;
+  const candidates = (family: Family, name: string): Located[] => {
+    if (!byName) {
+      byName = new Map();
+      for (const p of paths) {
+        const x = files.get(p)!.extract;
+        const fam = FAMILY[x.lang]!;
+        let m = byName.get(fam);
+        if (!m) byName.set(fam, (m = new Map()));
+        for (const d of x.defs) {
+          if (d.kind !== "function" && d.kind !== "method") continue;
+          const list = m.get(d.name);
+          if (list) list.push({ file: p, def: d });
+          else m.set(d.name, [{ file: p, def: d }]);
+        }
+      }
     }
-  }
+    return byName.get(family)?.get(name) ?? [];
+  };
 
   let nodes: NodeRecord[] = [];
   let edges = new Map<string, EdgeRecord>();
@@ -352,7 +365,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
     return true;
   };
   const callByName = (fromFile: string, from: Def, family: Family, name: string, methodsOnly: boolean) => {
-    const all = byName.get(family)?.get(name) ?? [];
+    const all = candidates(family, name);
     const list = methodsOnly ? all.filter((l) => l.def.kind === "method") : all;
     if (list.length === 0 || list.length > MAX_NAME_CANDIDATES) return;
     for (const l of list) call(fromFile, from, l, list.length === 1 ? "name" : "name-ambiguous");
@@ -363,7 +376,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
     nodes = [];
     edges = new Map();
     const f = files.get(p)!;
-    const s = scopes.get(p)!;
+    const s = scopeOf(p)!;
     const x = s.x;
     nodes.push({
       label: "File",
@@ -429,7 +442,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
           if (done) break;
           if (s.family === "go") {
             for (const gf of goDirs.get(dirOf(p)) ?? []) {
-              const gs = scopes.get(gf)!;
+              const gs = scopeOf(gf)!;
               const d = gs.x.pkg === x.pkg ? gs.top.get(cs.name) : undefined;
               if (d) {
                 call(p, from, { file: gf, def: d }, "local");
@@ -466,7 +479,7 @@ export function link(files: ReadonlyMap<string, IndexedFile>, repo: RepoView, em
           if (mods) {
             let hit = false;
             for (const mf of mods) {
-              const ms = scopes.get(mf);
+              const ms = scopeOf(mf);
               if (!ms) continue;
               const d = ms.top.get(cs.name);
               if (d) {
