@@ -60,6 +60,11 @@ export interface IndexCache {
   contributions: Record<string, FileContribution>;
   /** How it was read: whether the journal ended at this cache's token, and the files' sizes. */
   read?: { clean: boolean; baseBytes: number; journalBytes: number };
+  /**
+   * Without unpacking anyone's call sites: the files whose stored calls may name one of `names` (as a
+   * call's name or the last part of its object). Files not in the returned `known` set were not checked.
+   */
+  callsMentioning?(names: ReadonlySet<string>): { known: ReadonlySet<string>; maybe: ReadonlySet<string> };
 }
 
 /** What changed since the cache a run read: only these files' entries are appended to the journal. */
@@ -121,11 +126,45 @@ export function writeIndexState(root: string, state: IndexState, cache?: IndexCa
       }
       appendFileSync(journalFile(root), `${JSON.stringify(entry)}\n`);
     } else {
-      writeAtomic(cacheFile(root), { token: cache.token, extracts: mapValues(cache.extracts, packCalls), contributions: cache.contributions });
+      writeBase(cacheFile(root), cache);
       rmSync(journalFile(root), { force: true });
     }
   }
   writeAtomic(stateFile(root), state);
+}
+
+/**
+ * cache.json: one line of JSON (token, every file's extract without its call sites, contributions, and
+ * where each file's call sites sit in the rest), then the call sites: one packed JSON array per file,
+ * back to back. Call sites are over half of the cache and most runs need few files' worth, so they are
+ * parsed per file on first use.
+ */
+interface BaseHeader {
+  token: string;
+  extracts: Record<string, FileExtract>;
+  contributions: Record<string, FileContribution>;
+  /** Byte offset and length of each file's packed calls after the header line. */
+  calls?: Record<string, [number, number]>;
+}
+
+function writeBase(path: string, cache: IndexCache): void {
+  const extracts: Record<string, FileExtract> = {};
+  const calls: Record<string, [number, number]> = {};
+  const blobs: string[] = [];
+  let offset = 0;
+  for (const p in cache.extracts) {
+    const x = cache.extracts[p]!;
+    const packed = JSON.stringify(packCalls(x).calls);
+    const bytes = Buffer.byteLength(packed);
+    calls[p] = [offset, bytes];
+    offset += bytes;
+    blobs.push(packed);
+    extracts[p] = { ...x, calls: [] };
+  }
+  const header: BaseHeader = { token: cache.token, extracts, contributions: cache.contributions, calls };
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(header)}\n${blobs.join("")}`);
+  renameSync(tmp, path);
 }
 
 /**
@@ -136,9 +175,21 @@ export function readIndexCache(root: string, token: string): IndexCache | undefi
   const path = cacheFile(root);
   if (!existsSync(path)) return undefined;
   try {
-    const text = readFileSync(path, "utf8");
-    const c = JSON.parse(text) as IndexCache;
+    const buf = readFileSync(path);
+    const nl = buf.indexOf(10);
+    const c = JSON.parse(buf.toString("utf8", 0, nl === -1 ? buf.length : nl)) as BaseHeader;
     const extracts = c.extracts;
+    const blobStart = nl + 1;
+    const inBlob = new Set<string>();
+    if (c.calls) {
+      for (const p in c.calls) {
+        const [off, len] = c.calls[p]!;
+        const x = extracts[p];
+        if (!x) continue;
+        inBlob.add(p);
+        lazyCalls(x, () => JSON.parse(buf.toString("utf8", blobStart + off, blobStart + off + len)) as PackedCall[]);
+      }
+    }
     let current = c.token;
     let journalBytes = 0;
     const hasJournal = existsSync(journalFile(root));
@@ -156,8 +207,12 @@ export function readIndexCache(root: string, token: string): IndexCache | undefi
         if (e.base !== current) return undefined;
         for (const p in e.extracts) {
           const x = e.extracts[p];
-          if (x) extracts[p] = x;
-          else delete extracts[p];
+          inBlob.delete(p);
+          if (x) {
+            const packed = x.calls as unknown as PackedCall[];
+            lazyCalls(x, () => packed);
+            extracts[p] = x;
+          } else delete extracts[p];
         }
         for (const p in e.contributions) {
           const x = e.contributions[p];
@@ -170,8 +225,13 @@ export function readIndexCache(root: string, token: string): IndexCache | undefi
       clean = current === token && start === journal.length;
     }
     if (current !== token) return undefined;
-    for (const p in extracts) lazyCalls(extracts[p]!);
-    return { token, extracts, contributions: c.contributions, read: { clean, baseBytes: text.length, journalBytes } };
+    if (!c.calls) for (const p in extracts) if (!inBlob.has(p)) {
+      const packed = extracts[p]!.calls as unknown as PackedCall[];
+      if (!Object.getOwnPropertyDescriptor(extracts[p]!, "calls")?.get) lazyCalls(extracts[p]!, () => packed);
+    }
+    const ranges = c.calls;
+    const callsMentioning = (names: ReadonlySet<string>) => mentions(buf, blobStart, ranges ?? {}, inBlob, names);
+    return { token, extracts, contributions: c.contributions, read: { clean, baseBytes: buf.length, journalBytes }, callsMentioning };
   } catch {
     return undefined;
   }
@@ -179,24 +239,53 @@ export function readIndexCache(root: string, token: string): IndexCache | undefi
 
 // Call sites are most of a cache: stored as tuples [from, kind, name, line, object?].
 type PackedCall = [string, CallSite["kind"], string, number, string?];
-const mapValues = <A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> => {
-  const out: Record<string, B> = {};
-  for (const k in o) out[k] = f(o[k]!);
-  return out;
-};
 const packCalls = (x: FileExtract): FileExtract =>
   ({ ...x, calls: x.calls.map((c) => (c.object === undefined ? [c.from, c.kind, c.name, c.line] : [c.from, c.kind, c.name, c.line, c.object])) }) as unknown as FileExtract;
 const unpackCall = ([from, kind, name, line, object]: PackedCall): CallSite => (object === undefined ? { from, kind, name, line } : { from, kind, name, object, line });
 /** Most runs read few files' calls (only the files linked again): unpack each file's on first access. */
-function lazyCalls(x: FileExtract): void {
-  const packed = x.calls as unknown as PackedCall[];
+function lazyCalls(x: FileExtract, packed: () => PackedCall[]): void {
   let calls: CallSite[] | undefined;
   Object.defineProperty(x, "calls", {
     enumerable: true,
     configurable: true,
-    get: () => (calls ??= packed.map(unpackCall)),
+    get: () => (calls ??= packed().map(unpackCall)),
     set: (v: CallSite[]) => void (calls = v),
   });
+}
+
+/**
+ * Which files' packed calls (in the blob) contain `<name>"`, preceded by `"` or `.`: a superset of the
+ * files with a call named `name` or on an object whose last part is `name` (a packed call is
+ * [from, kind, name, line, object?], all JSON strings but the line).
+ */
+function mentions(buf: Buffer, blobStart: number, ranges: Record<string, [number, number]>, inBlob: ReadonlySet<string>, names: ReadonlySet<string>): { known: ReadonlySet<string>; maybe: ReadonlySet<string> } {
+  const starts: { at: number; end: number; path: string }[] = [];
+  for (const p of inBlob) {
+    const [off, len] = ranges[p]!;
+    starts.push({ at: blobStart + off, end: blobStart + off + len, path: p });
+  }
+  starts.sort((a, b) => a.at - b.at);
+  const maybe = new Set<string>();
+  const QUOTE = 34;
+  const DOT = 46;
+  for (const name of names) {
+    const needle = Buffer.from(JSON.stringify(name).slice(1));
+    for (let i = buf.indexOf(needle, blobStart); i !== -1; i = buf.indexOf(needle, i + 1)) {
+      const before = buf[i - 1];
+      if (before !== QUOTE && before !== DOT) continue;
+      // The file whose range holds i: the last start at or before it.
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]!.at <= i) lo = mid;
+        else hi = mid - 1;
+      }
+      const f = starts[lo];
+      if (f && f.at <= i && i < f.end) maybe.add(f.path);
+    }
+  }
+  return { known: inBlob, maybe };
 }
 
 /**

@@ -391,11 +391,14 @@ export function affectedFiles(reparsed: readonly string[], prev: IndexCache, fil
   }
   if (names.size > 0) {
     const last = (s: string) => s.slice(s.lastIndexOf(".") + 1);
+    // The stored calls of files that cannot name any of them are never unpacked.
+    const mention = prev.callsMentioning?.(names);
+    const mayCall = (p: string) => !mention || !mention.known.has(p) || mention.maybe.has(p);
     for (const [p, f] of files) {
       if (out.has(p)) continue;
       const x = f.extract;
       if (
-        x.calls.some((c) => names.has(c.name) || (c.object !== undefined && names.has(last(c.object)))) ||
+        (mayCall(p) && x.calls.some((c) => names.has(c.name) || (c.object !== undefined && names.has(last(c.object))))) ||
         x.imports.some((i) => i.names.some((n) => names.has(n.imported))) ||
         x.classes.some((c) => c.bases.some((b) => names.has(last(b))))
       )
