@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { executePlan, type Runner } from "../../src/act/runners/index.ts";
+import type { RunPlan } from "../../src/act/runners/types.ts";
 import { gitRaw } from "../../src/repo/git.ts";
 import type { Edit, Mutant } from "./mutate.ts";
 
@@ -21,7 +22,7 @@ export async function fullSuite(root: string, tmp: string, runner: Runner): Prom
   let wallMs = 0;
   let exitCode = 0;
   for (const plan of runner.plan(root, "all", tmp)) {
-    const r = await executePlan(plan, { timeoutMs: 120_000 });
+    const r = await executePlan(capMemory(plan), { timeoutMs: 120_000 });
     wallMs += r.durationMs;
     if (r.exitCode !== 0) exitCode = r.exitCode;
     // A suite that could not start or timed out has no kill set to trust.
@@ -32,6 +33,15 @@ export async function fullSuite(root: string, tmp: string, runner: Runner): Prom
     }
   }
   return { wallMs, failed: [...new Set(failed)].sort(), durations, exitCode };
+}
+
+/**
+ * A mutant can make a Go test allocate without bound (one grew to 15 GiB here and the kernel's OOM killer
+ * ended it, which could as well have ended the engine): the Go suite runs under a 4 GiB data limit, inherited
+ * by the test binaries `go test` starts. A mutant that hits it fails its tests, as it would have anyway.
+ */
+function capMemory(plan: RunPlan): RunPlan {
+  return plan.framework === "go" ? { ...plan, argv: ["prlimit", `--data=${4 * 2 ** 30}`, "--", ...plan.argv] } : plan;
 }
 
 export function applyEdits(root: string, edits: Edit[], undo = false): void {
