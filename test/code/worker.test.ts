@@ -99,11 +99,12 @@ describe("parse worker", () => {
       const f = CORPUS[0]!;
       expect(await ex.extract(f.path, f.lang, f.source)).toEqual(await extractSource(f.path, f.lang, f.source));
       ex.close();
-      let next = await openExtractor(home, []);
-      for (let i = 0; i < 300 && next.via !== "worker"; i++) {
+      let up: unknown;
+      for (let i = 0; i < 300 && !up; i++) {
         await Bun.sleep(100);
-        next = await openExtractor(home, []);
+        up = await helloFrom(workerSocketPath(home), 1000);
       }
+      const next = await openExtractor(home, [], { helloMs: 5000 });
       expect(next.via).toBe("worker");
       expect(await next.extract(f.path, f.lang, f.source)).toEqual(await extractSource(f.path, f.lang, f.source));
       next.close();
@@ -119,7 +120,7 @@ describe("parse worker", () => {
     const prev = process.env.GUARD_PARSE_WORKER;
     process.env.GUARD_PARSE_WORKER = "1";
     try {
-      const ex = await openExtractor(home, []);
+      const ex = await openExtractor(home, [], { helloMs: 5000 });
       expect(ex.via).toBe("worker");
       // Enough work that the kill lands while requests are still queued in the worker.
       const many = Array.from({ length: 8 }, () => CORPUS).flat();
@@ -136,7 +137,7 @@ describe("parse worker", () => {
     }
   });
 
-  test("a worker that stops answering (SIGSTOP) is 'silent' and the extractor falls back", async () => {
+  test("a worker that stops answering (SIGSTOP) is 'silent': the extractor falls back and a new worker takes over", async () => {
     const home = newHome();
     const pid = await startedWorker(home);
     const prev = process.env.GUARD_PARSE_WORKER;
@@ -146,13 +147,22 @@ describe("parse worker", () => {
       const t = performance.now();
       expect(await WorkerSession.open(workerSocketPath(home), { helloMs: 300 })).toBe("silent");
       expect(performance.now() - t).toBeLessThan(3000);
-      const ex = await openExtractor(home, []);
+      const ex = await openExtractor(home, [], { helloMs: 300 });
       expect(ex.via).toBe("in-process");
+      let replacement: number | undefined;
+      for (let i = 0; i < 300 && !replacement; i++) {
+        await Bun.sleep(100);
+        const h = await helloFrom(workerSocketPath(home), 300);
+        if (h && h.pid !== pid) replacement = h.pid;
+      }
+      expect(replacement).toBeNumber();
     } finally {
       process.kill(pid, "SIGCONT");
       if (prev === undefined) delete process.env.GUARD_PARSE_WORKER;
       else process.env.GUARD_PARSE_WORKER = prev;
     }
+    // Running again, the old worker finds its socket taken over and exits.
+    expect(await gone(pid, 15000)).toBe(true);
   });
 
   test("a session whose worker goes silent mid-request fails over after stallMs", async () => {

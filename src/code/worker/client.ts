@@ -7,16 +7,26 @@ import { lineSplitter, sourceHash, type ExtractReply, type Hello } from "./proto
 import { selfCommand, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /** The first line a socket's worker sends (its build and pid), or undefined: no socket, refused, silent, not a worker. */
-export function helloFrom(socket: string, timeoutMs: number): Promise<Hello | undefined> {
+export async function helloFrom(socket: string, timeoutMs: number): Promise<Hello | undefined> {
+  return (await probe(socket, timeoutMs)).hello;
+}
+
+/**
+ * Connect and wait up to `timeoutMs` for the hello. `accepted` says whether anything took the connection
+ * at all (a busy or stopped worker still does: the kernel queues it), as opposed to no socket or refused.
+ */
+export function probe(socket: string, timeoutMs: number): Promise<{ accepted: boolean; hello?: Hello }> {
   return new Promise((resolve) => {
     const conn = connect(socket);
-    const finish = (h: Hello | undefined) => {
+    let accepted = false;
+    const finish = (hello: Hello | undefined) => {
       clearTimeout(timer);
       conn.destroy();
-      resolve(h);
+      resolve({ accepted, hello });
     };
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     conn.setEncoding("utf8");
+    conn.on("connect", () => (accepted = true));
     conn.on("error", () => finish(undefined));
     conn.on("data", lineSplitter((line) => finish(parseHello(line))));
   });
@@ -41,7 +51,7 @@ export type OpenFailure = "absent" | "stale" | "silent";
  */
 export class WorkerSession {
   private nextId = 1;
-  private waiting = new Map<number, { hash: string; resolve: (x: FileExtract) => void; reject: (e: Error) => void }>();
+  private waiting = new Map<number, { path: string; hash: string; resolve: (x: FileExtract) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -71,7 +81,7 @@ export class WorkerSession {
         if (typeof r === "string") conn.destroy();
         resolve(r);
       };
-      const timer = setTimeout(() => settle("silent"), opts.helloMs ?? 500);
+      const timer = setTimeout(() => settle("silent"), opts.helloMs ?? 1000);
       conn.setEncoding("utf8");
       conn.once("error", () => settle("absent"));
       let first = true;
@@ -102,7 +112,7 @@ export class WorkerSession {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { hash: sourceHash(source), resolve, reject });
+      this.waiting.set(id, { path, hash: sourceHash(source), resolve, reject });
       this.armStall();
       this.conn.write(`${JSON.stringify({ id, path, lang, source })}\n`);
     });
@@ -124,7 +134,7 @@ export class WorkerSession {
     this.waiting.delete(r.id);
     this.armStall();
     if (r.error !== undefined || !r.extract) w.reject(new Error(`parse worker: ${r.error ?? "no extract"}`));
-    else if (r.hash !== w.hash) this.fail(new Error("parse worker answered for other content"), w.reject);
+    else if (r.hash !== w.hash || r.extract.path !== w.path) this.fail(new Error("parse worker answered for another file"), w.reject);
     else w.resolve(r.extract);
   }
 
@@ -153,7 +163,7 @@ export function spawnWorker(home: string, warm: readonly LanguageId[] = [], idle
     const args = [...rest, "parse-worker"];
     if (warm.length > 0) args.push("--warm", warm.join(","));
     if (idleSeconds !== undefined) args.push("--idle-seconds", String(idleSeconds));
-    const child = spawn(cmd as string, args, { detached: true, stdio: ["ignore", out, out], env: { ...process.env, GUARD_HOME: home } });
+    const child = spawn(cmd as string, args, { cwd: home, detached: true, stdio: ["ignore", out, out], env: { ...process.env, GUARD_HOME: home } });
     closeSync(out);
     child.on("error", () => {});
     child.unref();

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, rmSync, statSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { extractSource } from "../extract/index.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../grammars.ts";
-import { helloFrom } from "./client.ts";
+import { probe } from "./client.ts";
 import { lineSplitter, sourceHash, type ExitRequest, type ExtractReply, type ExtractRequest } from "./protocol.ts";
 import { ensureWorkerSocketDir, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 import { warmupSource } from "./warmup.ts";
@@ -34,8 +34,11 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
     } catch {}
   };
   ensureWorkerSocketDir(socket);
-  const running = await helloFrom(socket, 1000);
-  if (running?.hello === identity) return log("another worker of this build is running; exiting");
+  // A worker that takes the connection but is slow to say hello is busy, or stopped: give it longer
+  // before taking its socket over.
+  let running = await probe(socket, 1000);
+  if (running.accepted && !running.hello) running = await probe(socket, 5000);
+  if (running.hello?.hello === identity) return log("another worker of this build is running; exiting");
 
   // Requests run one at a time, in arrival order, across all clients.
   let chain: Promise<void> = Promise.resolve();
