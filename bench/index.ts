@@ -136,15 +136,15 @@ const median = (xs: number[]) => {
 
 const BIN = join(WORK, "guard-bin");
 
-function guardIndex(repo: string): {
+function guardIndex(repo: string, args: string[] = []): {
   wallMs: number;
   cpuMs: number;
   maxRssMb: number;
-  report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number; parser: string; phases: Record<string, number> };
+  report: { files: number; lines: number; parsed: number; functions: number; tests: number; edges: number; seconds: number; parser: string; phases: Record<string, number>; changes: Record<string, number> };
 } {
   const t0 = performance.now();
   // The environment is passed explicitly: Bun's spawn does not see assignments to process.env.
-  const p = Bun.spawnSync([BIN, "index", "--json"], { cwd: repo, env: { ...process.env, GUARD_HOME: HOME }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawnSync([BIN, "index", "--json", ...args], { cwd: repo, env: { ...process.env, GUARD_HOME: HOME }, stdout: "pipe", stderr: "pipe" });
   const wallMs = performance.now() - t0;
   if (p.exitCode !== 0) throw new Error(`guard index failed in ${repo}: ${p.stderr.toString()}`);
   const env = JSON.parse(p.stdout.toString()) as { data: ReturnType<typeof guardIndex>["report"] };
@@ -226,6 +226,11 @@ for (const p of PROJECTS) {
     if (r.report.parsed !== 1) throw new Error(`${p.name}: incremental run parsed ${r.report.parsed} files, expected 1`);
     incr.push(r);
   }
+  // The incremental runs must leave the graph a full re-index agrees with: --full compares against what
+  // the graph holds and writes the difference.
+  const check = guardIndex(repo, ["--full"]).report.changes;
+  const differences = Object.values(check).reduce((a, b) => a + b, 0);
+  if (differences !== 0) throw new Error(`${p.name}: a full re-index after the incremental runs changed the graph: ${JSON.stringify(check)}`);
   writeFileSync(join(repo, p.editFile), original);
   const tp = await throughput(repo);
   const f0 = full[0]!.report;
@@ -293,6 +298,9 @@ asking the parse worker for the one file's extract (or, without one, runtime and
 | project | parsed by the worker (comment / new function runs) | phases |
 |---|---|---|
 ${phaseRows.join("\n")}
+
+After the last run of each project, \`guard index --full\` re-parsed everything and found nothing to change
+in the graph the incremental runs had left.
 
 Targets: flask full index ≤ 3 s including graph writes; incremental after a one-file edit ≤ 300 ms;
 parse+extract ≥ 100k lines/s on one core.
