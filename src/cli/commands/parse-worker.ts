@@ -7,7 +7,7 @@ export const parseWorker: CommandSpec = {
   summary: "(internal) Keep the grammars compiled in the background for fast incremental indexing",
   options: [
     { flags: "--warm <languages>", description: "Comma-separated languages to compile before the first request" },
-    { flags: "--idle-seconds <n>", description: "Exit after this many seconds without a request (default 900, or GUARD_PARSE_WORKER_IDLE_SECONDS)" },
+    { flags: "--idle-seconds <n>", description: "Exit after this many seconds without a request (default 1800 like the engine, or GUARD_PARSE_WORKER_IDLE_SECONDS)" },
   ],
   examples: ["guard parse-worker --warm python,go"],
   async action(_args, options) {
@@ -17,8 +17,8 @@ export const parseWorker: CommandSpec = {
     const warm = String(options.warm ?? "")
       .split(",")
       .filter((l): l is (typeof LANGUAGE_IDS)[number] => (LANGUAGE_IDS as readonly string[]).includes(l));
-    const idle = Number(options.idleSeconds ?? process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ?? 900);
-    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 900, warm });
+    const idle = Number(options.idleSeconds ?? process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ?? 1800);
+    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 1800, warm });
     return EXIT.OK;
   },
 };
