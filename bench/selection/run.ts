@@ -50,6 +50,13 @@ function arg(name: string): string | undefined {
 const GUARD_BIN = arg("guard") ?? (existsSync(join(WORK, "selection-guard")) ? join(WORK, "selection-guard") : undefined);
 export const GUARD_CMD: string[] = GUARD_BIN ? [GUARD_BIN] : [process.execPath, GUARD_MAIN];
 
+/**
+ * The environment guard runs in, passed explicitly: a child spawned without `env` did not see the
+ * GUARD_HOME set above, so it used ~/.guard's engine (another engine, without these graphs: every answer
+ * was a fault and the full suite).
+ */
+const guardEnv = () => ({ ...process.env, GUARD_HOME: process.env.GUARD_HOME! });
+
 /** A mutant file: dev and test splits; an external file may carry plain before/after edits instead. */
 export interface MutantFileOnDisk {
   project: string;
@@ -163,7 +170,7 @@ async function main() {
   const startup: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
-    Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, env: guardEnv(), stdout: "pipe", stderr: "pipe" });
     for (const plan of runner.plan(root, [project.emptySelection], tmp)) await executePlan(plan, {});
     startup.push(performance.now() - t);
   }
@@ -191,7 +198,7 @@ async function main() {
       applyEdits(root, m.edits);
       try {
         const t = performance.now();
-        const p = Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+        const p = Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, env: guardEnv(), stdout: "pipe", stderr: "pipe" });
         const checkWallMs = performance.now() - t;
         let sel;
         try {
@@ -199,6 +206,8 @@ async function main() {
         } catch {
           throw new Error(`guard check gave no JSON on mutant ${m.id} (exit ${p.exitCode}): ${p.stderr.toString().slice(0, 300)}`);
         }
+        // A fault is a legitimate answer (the full suite), but one here usually means the bench is set up wrong.
+        if (sel.fault) console.error(`mutant ${m.id}: guard answered the ${sel.fault.code} fault: ${sel.fault.message}`);
         const ids = new Set<string>(sel.tests.map((x: { id: string }) => x.id));
         let runWallMs = sel.runAll ? truth.wallMs : -1;
         let runFailed = killers.length;
