@@ -68,7 +68,8 @@ export const FIND_MY_WAY: BenchProject = {
   name: "find-my-way",
   framework: "node:test",
   sources: ["index.js", "lib/*.js", "lib/**/*.js"],
-  emptySelection: { id: "none", file: "test/errors.test.js", framework: "node:test", selector: "test/errors.test.js" },
+  // One file started with a name pattern no test matches: node's start-up and the file's loading, no test.
+  emptySelection: { id: "test/errors.test.js::guard no such test", file: "test/errors.test.js", framework: "node:test", selector: "guard no such test" },
   root: (work) => join(work, "find-my-way", "src"),
   fetch(work) {
     const dir = join(work, "find-my-way");
@@ -95,7 +96,8 @@ export const GO_CMP: BenchProject = {
   framework: "go",
   // Test-only helper packages (teststructs, testprotos) are left out: they are test infrastructure.
   sources: ["cmp/*.go", "cmp/**/*.go", ":!*_test.go", ":!cmp/internal/teststructs/**", ":!cmp/internal/testprotos/**"],
-  emptySelection: { id: "none", file: "cmp/internal/flags/flags.go", framework: "go", selector: "cmp/internal/flags:GuardNoSuchTest" },
+  // A package with tests: go test still builds and starts its test binary (a package without tests is skipped at once).
+  emptySelection: { id: "none", file: "cmp/internal/function/func_test.go", framework: "go", selector: "cmp/internal/function:GuardNoSuchTest" },
   root: (work) => join(work, "go-cmp", "src"),
   fetch(work) {
     const dir = join(work, "go-cmp");
