@@ -216,7 +216,9 @@ async function main() {
           runWallMs = 0;
           runFailed = 0;
           for (const plan of runner.plan(root, sel.tests, tmp)) {
-            const r = await executePlan(plan, {});
+            // A mutant can hang a test that the full suite ran in another order: the same 120 s limit as ground truth.
+            const r = await executePlan(plan, { timeoutMs: 120_000 });
+            if (r.error) console.error(`mutant ${m.id}: guard's selected run: ${r.error}`);
             runWallMs += r.durationMs;
             runFailed += r.results.filter((x) => x.outcome === "failed" && !flaky.has(graphId(x.id))).length;
           }
