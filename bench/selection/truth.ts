@@ -15,6 +15,8 @@ export interface SuiteRun {
   error?: string;
 }
 
+export const TRUTH_TIMEOUT_MS = 120_000;
+
 /** The whole suite through the project's own runner (every plan it needs, one after the other). */
 export async function fullSuite(root: string, tmp: string, runner: Runner): Promise<SuiteRun> {
   const durations: Record<string, number> = {};
@@ -22,7 +24,7 @@ export async function fullSuite(root: string, tmp: string, runner: Runner): Prom
   let wallMs = 0;
   let exitCode = 0;
   for (const plan of runner.plan(root, "all", tmp)) {
-    const r = await executePlan(capMemory(plan), { timeoutMs: 120_000 });
+    const r = await executePlan(capMemory(plan), { timeoutMs: TRUTH_TIMEOUT_MS });
     wallMs += r.durationMs;
     if (r.exitCode !== 0) exitCode = r.exitCode;
     // A suite that could not start or timed out has no kill set to trust.
@@ -72,7 +74,12 @@ export function restoreTree(root: string, after: string): string[] {
 export async function mutantTruth(root: string, cacheDir: string, tmp: string, m: Mutant, runner: Runner): Promise<SuiteRun> {
   mkdirSync(cacheDir, { recursive: true });
   const path = join(cacheDir, `${m.id}.json`);
-  if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as SuiteRun;
+  if (existsSync(path)) {
+    const cached = JSON.parse(readFileSync(path, "utf8")) as SuiteRun;
+    // Written before timeouts were detected whatever the exit status (node --test exits 0 on SIGTERM).
+    if (!cached.error && cached.wallMs >= TRUTH_TIMEOUT_MS) return { ...cached, failed: [], error: `timed out after ${TRUTH_TIMEOUT_MS} ms` };
+    return cached;
+  }
   restoreTree(root, "an earlier step");
   applyEdits(root, m.edits);
   let r: SuiteRun;

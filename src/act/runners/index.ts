@@ -76,12 +76,20 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
       stdout: "pipe",
       stderr: "pipe",
     });
-    const timer = opts.timeoutMs ? setTimeout(() => proc.kill("SIGTERM"), opts.timeoutMs) : undefined;
+    // A runner may catch SIGTERM and exit on its own terms (node --test exits 0 with the tests it finished):
+    // the deadline, not the exit status, says the run is incomplete.
+    let timedOut = false;
+    const timer = opts.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          proc.kill("SIGTERM");
+        }, opts.timeoutMs)
+      : undefined;
     // Go prints JSON events on stdout: keep those off the user's screen, show the rest.
     await Promise.all([pump(proc.stdout, out, (opts.stream ?? false) && plan.framework !== "go"), pump(proc.stderr, err, opts.stream ?? false)]);
     exitCode = await proc.exited;
     if (timer) clearTimeout(timer);
-    if (proc.signalCode === "SIGTERM") error = `timed out after ${opts.timeoutMs} ms`;
+    if (timedOut) error = `timed out after ${opts.timeoutMs} ms`;
   } catch (e) {
     error = `could not start \`${plan.argv[0]}\`: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
   }
