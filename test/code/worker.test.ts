@@ -149,6 +149,7 @@ describe("parse worker", () => {
       expect(performance.now() - t).toBeLessThan(3000);
       const ex = await openExtractor(home, [], { helloMs: 300 });
       expect(ex.via).toBe("in-process");
+      ex.close(); // the replacement starts when the run's parsing is done
       let replacement: number | undefined;
       for (let i = 0; i < 300 && !replacement; i++) {
         await Bun.sleep(100);

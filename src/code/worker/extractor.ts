@@ -29,8 +29,9 @@ export function workerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 /**
  * The extractor for one run: the per-user parse worker when one of this build is running (tree-sitter
  * already compiled there, so a few files take milliseconds instead of a fresh process's start-up),
- * else parsing in this process, starting a worker in the background for the next run (also when the
- * one there is of another build or does not answer within `helloMs`, default 1 s). Any failure of
+ * else parsing in this process, starting a worker in the background for the next run once this one's
+ * parsing is done (also when the one there is of another build or does not answer within `helloMs`,
+ * default 1 s). Any failure of
  * the worker (gone, killed mid-request, silent, another build) falls back to parsing in this process:
  * the result is the same either way, only slower.
  */
@@ -38,10 +39,10 @@ export async function openExtractor(home: string, warm: readonly LanguageId[], o
   if (!workerEnabled()) return inProcess;
   const opened = await WorkerSession.open(workerSocketPath(home), opts);
   if (typeof opened === "string") {
-    // A silent worker (stopped, hung) is replaced too: the new one takes the socket over, and the old one
-    // exits when it runs again and finds the socket is no longer its own.
-    spawnWorker(home, warm);
-    return inProcess;
+    // Started when this run's parsing is done, so its start-up does not compete with it. A silent worker
+    // (stopped, hung) is replaced too: the new one takes the socket over, and the old one exits when it
+    // runs again and finds the socket is no longer its own.
+    return { ...inProcess, close: () => void spawnWorker(home, warm) };
   }
   const session = opened;
   return {
