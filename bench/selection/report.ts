@@ -86,14 +86,15 @@ function section(r: ResultsFile): string[] {
   const savedSel = 1 - sel.reduce((a, m) => a + m.strategies.guard!.testMs, 0) / Math.max(1, sel.length * r.fullMs);
   const timed = g.filter((m) => m.guard.runWallMs >= 0);
   const e2eGuard = timed.reduce((a, m) => a + m.guard.checkWallMs + m.guard.runWallMs, 0);
-  const e2eFull = timed.reduce((a, m) => a + m.fullWallMs, 0);
+  const e2eFull = timed.reduce((a, m) => a + (m.guard.fullBesideMs ?? m.fullWallMs), 0);
+  const beside = timed.filter((m) => m.guard.fullBesideMs !== undefined).length;
   const reasons = new Map<string, number>();
   for (const m of fallbacks) for (const o of m.guard.overrides.filter((x) => x !== "failed-last-run")) reasons.set(o, (reasons.get(o) ?? 0) + 1);
   const checkMed = [...g.map((m) => m.guard.checkWallMs)].sort((a, b) => a - b)[Math.floor(g.length / 2)] ?? 0;
   lines.push(
     "",
     `guard: fallback to the full suite on ${fallbacks.length} / ${g.length} (${pct(fallbacks.length / Math.max(1, g.length))})${reasons.size ? `: ${[...reasons].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ")}` : ""}; test time saved with fallbacks excluded ${pct(savedSel)} over ${sel.length}.`,
-    `End to end (guard check as a process + the selected tests through the project's runner, against the full suite's wall time on the same mutant): ${pct(1 - e2eGuard / Math.max(1, e2eFull))} saved (${(e2eGuard / 1000).toFixed(1)} s against ${(e2eFull / 1000).toFixed(1)} s over the ${timed.length} mutants timed: every fallback and the first ${timed.length - fallbacks.length} subset selections). Median \`guard check\` wall time ${Math.round(checkMed)} ms. Start-up bound (guard check on an unchanged tree + the runner started on one file with nothing to run): ${(r.startupMs / 1000).toFixed(2)} s, i.e. no selection can save more than ${pct(1 - r.startupMs / r.fullWall)} end to end on this suite.`,
+    `End to end (guard check as a process + the selected tests through the project's runner, against the full suite's wall time on the same mutant, ${beside ? `timed right after it on ${beside} of them` : "from its ground-truth run"}): ${pct(1 - e2eGuard / Math.max(1, e2eFull))} saved (${(e2eGuard / 1000).toFixed(1)} s against ${(e2eFull / 1000).toFixed(1)} s over the ${timed.length} mutants timed: every fallback and the first ${timed.length - fallbacks.length} subset selections). Median \`guard check\` wall time ${Math.round(checkMed)} ms. Start-up bound (guard check on an unchanged tree + the runner started on one file with nothing to run): ${(r.startupMs / 1000).toFixed(2)} s, i.e. no selection can save more than ${pct(1 - r.startupMs / r.fullWall)} end to end on this suite.`,
   );
   const partial = g.filter((m) => m.strategies.guard!.missed > 0 && m.strategies.guard!.caught);
   if (partial.length) lines.push(`Caught, but some killing tests not selected: ${partial.length} mutant(s) (the selection still had a failing test).`);

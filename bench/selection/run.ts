@@ -2,7 +2,7 @@
  * The test-selection benchmark (see the project's benchmarks document):
  *
  *   bun bench/selection/run.ts --project flask|find-my-way|go-cmp [--split dev|test|all|external] [--limit N]
- *       [--mutants file.json] [--generate [--generate-only]] [--truth-only] [--e2e-limit N] [--guard BIN] [--tag T] [--prepare]
+ *       [--mutants file.json] [--generate [--generate-only]] [--truth-only] [--e2e-limit N] [--guard BIN] [--tag T] [--prepare] [--e2e-beside]
  *
  * --truth-only runs only the full suites (ground truth) without computing any selection, so a split can be
  * prepared without being looked at; --tag writes results-<split>-<T>.json beside the main results; --prepare
@@ -78,7 +78,7 @@ export interface MutantResult {
   /** The full suite timed out or could not start on this mutant: not counted as killable. */
   truthError?: string;
   strategies: Record<string, { selected: number; caught: boolean; missed: number; testMs: number }>;
-  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; checkWallMs: number; runWallMs: number; runFailed: number };
+  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; checkWallMs: number; runWallMs: number; runFailed: number; fullBesideMs?: number };
 }
 
 async function main() {
@@ -95,6 +95,8 @@ async function main() {
   // End-to-end runs of the selected tests are measured on the first N killable mutants (they cost a real run each).
   const e2eLimit = Number(arg("e2e-limit") ?? "60");
   let e2eDone = 0;
+  // --e2e-beside: time the full suite right after each timed selection (else the ground truth's wall, taken earlier).
+  const e2eBeside = process.argv.includes("--e2e-beside");
   mkdirSync(WORK, { recursive: true });
   project.fetch(WORK);
   const root = project.root(WORK);
@@ -211,6 +213,7 @@ async function main() {
         if (sel.fault) console.error(`mutant ${m.id}: guard answered the ${sel.fault.code} fault: ${sel.fault.message}`);
         const ids = new Set<string>(sel.tests.map((x: { id: string }) => x.id));
         let runWallMs = sel.runAll ? truth.wallMs : -1;
+        let fullBesideMs: number | undefined;
         let runFailed = killers.length;
         if (!sel.runAll && e2eDone < e2eLimit) {
           e2eDone++;
@@ -223,6 +226,8 @@ async function main() {
             runWallMs += r.durationMs;
             runFailed += r.results.filter((x) => x.outcome === "failed" && !flaky.has(graphId(x.id))).length;
           }
+          // The full suite again, right after, on the same mutant: both walls see the same machine load.
+          if (e2eBeside) fullBesideMs = (await fullSuite(root, tmp, runner)).wallMs;
         }
         strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
         // Why tests were chosen: each selected test counted once under every reason code it carries.
@@ -239,7 +244,7 @@ async function main() {
             only[c].ms += durations[t.id] ?? 0;
           }
         }
-        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, checkWallMs, runWallMs, runFailed };
+        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, checkWallMs, runWallMs, runFailed, ...(fullBesideMs !== undefined ? { fullBesideMs } : {}) };
       } finally {
         applyEdits(root, m.edits, true);
         restoreTree(root, `guard's selected run under mutant ${m.id}`);
