@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { relative } from "node:path";
 import type { TestResult } from "./types.ts";
 
@@ -10,6 +11,20 @@ export interface JestJson {
   }[];
 }
 
+/**
+ * A runner reports real paths; a root reached through a symlink would make every id climb out of the
+ * repository (`../../real/place/test/a.test.js`) and match no test guard knows.
+ */
+function relativeTo(root: string, file: string): string {
+  const rel = relative(root, file);
+  if (!rel.startsWith("..")) return rel;
+  try {
+    return relative(realpathSync(root), realpathSync(file));
+  } catch {
+    return rel;
+  }
+}
+
 export function parseJestJson(root: string, text: string | undefined): TestResult[] {
   if (!text) return [];
   let data: JestJson;
@@ -20,7 +35,7 @@ export function parseJestJson(root: string, text: string | undefined): TestResul
   }
   const out: TestResult[] = [];
   for (const file of data.testResults ?? []) {
-    const rel = file.name.startsWith("/") ? relative(root, file.name) : file.name;
+    const rel = file.name.startsWith("/") ? relativeTo(root, file.name) : file.name;
     const cases = file.assertionResults ?? [];
     if (cases.length === 0 && file.message) {
       // The file failed before any test ran (a syntax or import error).
