@@ -6,6 +6,33 @@ import type { RepoView } from "../../src/code/resolve/repo-view.ts";
 
 const view = (files: Record<string, string>): RepoView => ({ paths: new Set(Object.keys(files)), read: (p) => files[p] });
 
+describe("JS/TS module resolution of a directory", () => {
+  const repo = view({
+    "package.json": '{ "name": "router", "main": "lib/router" }',
+    "lib/router.js": "",
+    "index.js": "",
+    "test/a.test.js": "",
+    "test/helpers/b.js": "",
+    "plugins/index.js": "",
+    "broken/package.json": "{ not json",
+    "broken/index.js": "",
+  });
+  const js = new JsModules(repo);
+  test.each([
+    ["test/a.test.js", "..", "lib/router.js"],
+    ["test/a.test.js", "../", "lib/router.js"],
+    ["test/helpers/b.js", "../..", "lib/router.js"],
+    ["test/a.test.js", "../plugins", "plugins/index.js"],
+    ["test/a.test.js", "../broken", "broken/index.js"],
+  ])("%s requires %s → %s", (from, spec, want) => {
+    expect(js.resolve(from, spec)).toBe(want);
+  });
+  test("a root without package.json main falls back to index.js", () => {
+    const plain = new JsModules(view({ "index.js": "", "test/a.test.js": "" }));
+    expect(plain.resolve("test/a.test.js", "../")).toBe("index.js");
+  });
+});
+
 describe("JS/TS module resolution", () => {
   const repo = view({
     "tsconfig.json": '{ "extends": "./config/base.json", "compilerOptions": { "strict": true } }',

@@ -74,14 +74,22 @@ export class JsModules {
     return undefined;
   }
 
-  private file(base: string): string | undefined {
+  private file(base: string, depth = 0): string | undefined {
     const has = (p: string) => this.repo.paths.has(p);
+    const inDir = (name: string) => (base === "" ? name : `${base}/${name}`);
     const dot = base.lastIndexOf(".");
     const ext = dot > base.lastIndexOf("/") ? base.slice(dot) : "";
     if (ext && TS_FOR_JS[ext]) for (const e of TS_FOR_JS[ext]!) if (has(base.slice(0, dot) + e)) return base.slice(0, dot) + e;
     if (ext && has(base)) return base;
-    for (const e of EXTENSIONS) if (has(base + e)) return base + e;
-    for (const e of EXTENSIONS) if (has(`${base}/index${e}`)) return `${base}/index${e}`;
+    if (base !== "") for (const e of EXTENSIONS) if (has(base + e)) return base + e;
+    // A directory: its package.json `main` (a package's tests require('..')), then its index file.
+    const main = depth < 2 ? packageMain(this.repo.read(inDir("package.json"))) : undefined;
+    if (main !== undefined) {
+      const p = joinPath(base, main);
+      const f = p === undefined ? undefined : this.file(p, depth + 1);
+      if (f) return f;
+    }
+    for (const e of EXTENSIONS) if (has(inDir(`index${e}`))) return inDir(`index${e}`);
     return undefined;
   }
 
@@ -122,5 +130,16 @@ export class JsModules {
       if (result.paths.length === 0) result.paths = base.paths;
     }
     return result;
+  }
+}
+
+/** The `main` entry of a package.json's text, when it names a file. */
+function packageMain(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const main = (JSON.parse(text) as { main?: unknown }).main;
+    return typeof main === "string" && main !== "" ? main : undefined;
+  } catch {
+    return undefined;
   }
 }
