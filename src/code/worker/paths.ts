@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
+import { ensureSocketDir, fittingSocketPath } from "../../state/sockets.ts";
 
 /**
  * Where the parse worker lives, all under GUARD_HOME/parse-worker:
@@ -12,25 +13,12 @@ export function workerDir(home: string): string {
   return join(home, "parse-worker");
 }
 
-/** sun_path is 108 bytes on Linux and 104 on macOS, NUL included; stay well under both. */
-const MAX_SOCKET_PATH_BYTES = 100;
-
 export function workerSocketPath(home: string, tmpRoot = "/tmp"): string {
-  const preferred = join(workerDir(home), "worker.sock");
-  if (Buffer.byteLength(preferred) <= MAX_SOCKET_PATH_BYTES) return preferred;
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const hash = createHash("sha256").update(home).digest("hex").slice(0, 16);
-  return join(tmpRoot, `guard-${uid}`, `${hash}-parse.sock`);
+  return fittingSocketPath(join(workerDir(home), "worker.sock"), home, "-parse", tmpRoot);
 }
 
 /** Create the socket's directory (0700); one owned by another user is refused. */
-export function ensureWorkerSocketDir(path: string): void {
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  const uid = typeof process.getuid === "function" ? process.getuid() : st.uid;
-  if (st.uid !== uid) throw new Error(`${dir} belongs to another user`);
-}
+export const ensureWorkerSocketDir = ensureSocketDir;
 
 /** Whether this process is the compiled binary (else bun running src/cli/main.ts from a checkout). */
 export const isCompiled = (): boolean => Bun.main.startsWith("/$bunfs/") || /[\\/]~BUN[\\/]/.test(Bun.main);
