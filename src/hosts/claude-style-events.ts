@@ -18,11 +18,12 @@ export function stopEvent(common: v.ObjectEntries, id: string, native: string): 
   };
 }
 
-export function promptAndSessionEvents(common: v.ObjectEntries): HostEventSpec[] {
+/** The prompt event is UserPromptSubmit where the host kept Claude Code's name (Gemini CLI calls it BeforeAgent). */
+export function promptAndSessionEvents(common: v.ObjectEntries, prompt = { id: "user-prompt-submit", native: "UserPromptSubmit" }): HostEventSpec[] {
   return [
     {
-      id: "user-prompt-submit",
-      native: "UserPromptSubmit",
+      id: prompt.id,
+      native: prompt.native,
       maps: ["prompt"],
       schema: obj({ ...common, prompt: optStr }),
       decode: (p) => ({ event: "prompt", sessionId: p.session_id, cwd: p.cwd ?? "" }),

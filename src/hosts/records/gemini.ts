@@ -4,6 +4,7 @@ import { exit2, json, silent, blockText } from "../answer.ts";
 import { existing } from "../detect.ts";
 import { obj, optStr, anyObj, pickString } from "../payload.ts";
 import type { HostRecord, TextEdit } from "../types.ts";
+import { promptAndSessionEvents } from "../claude-style-events.ts";
 
 const EDIT_TOOLS = new Set(["write_file", "replace", "edit"]);
 const common = { session_id: optStr, cwd: optStr, hook_event_name: optStr, transcript_path: optStr, timestamp: optStr };
@@ -72,20 +73,7 @@ export const gemini: HostRecord = {
       schema: obj({ ...common, stop_hook_active: v.optional(v.boolean()) }),
       decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),
     },
-    {
-      id: "before-agent",
-      native: "BeforeAgent",
-      maps: ["prompt"],
-      schema: obj({ ...common, prompt: optStr }),
-      decode: (p) => ({ event: "prompt", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
-    {
-      id: "session-start",
-      native: "SessionStart",
-      maps: ["session-start"],
-      schema: obj({ ...common, source: optStr }),
-      decode: (p) => ({ event: "session-start", sessionId: p.session_id, cwd: p.cwd ?? "" }),
-    },
+    ...promptAndSessionEvents(common, { id: "before-agent", native: "BeforeAgent" }),
   ],
   encode(verdict, ev) {
     if (ev.event === "pre-shell" || ev.event === "pre-edit") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
