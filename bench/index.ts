@@ -14,17 +14,15 @@
  *                scripts/build.ts into bench/.work/guard-bin) with no graph and no local state
  *                (runtime and grammar load, parse, resolve, graph writes); peak RSS of that process
  *   incremental  whole-process wall time of `guard index --json` after appending one function to one file
- *   throughput   parse+extract lines/s in this process on one core: the first (cold) pass and the median
- *                of the warm passes after it
+ * Parse+extract throughput on the same projects is bench/parse.ts.
  * The engine is guard's embedded FalkorDB in a private GUARD_HOME under bench/.work/.
- * Writes bench/results/index.md (machine, date, figures).
+ * Writes bench/results/index.md (machine, date, figures); a hand-written section from "## Notes" on is kept.
  */
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { median, prepare, PROJECTS, ROOT, run, WORK, writeResults } from "./projects.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const WORK = join(ROOT, "bench", ".work");
 const HOME = join(WORK, "guard-home");
 process.env.GUARD_HOME = HOME;
 
@@ -39,100 +37,7 @@ const ONLY = opt("--only");
 const { GraphClient } = await import("../src/graph/client.ts");
 const { ensureEmbedded } = await import("../src/graph/engine/embedded.ts");
 const { graphName } = await import("../src/graph/name.ts");
-const { extractSource, INDEXED_LANGUAGES } = await import("../src/code/extract/index.ts");
-const { languageForPath, parse } = await import("../src/code/parser.ts");
 const { stopWorker } = await import("../src/code/worker/client.ts");
-
-function run(cmd: string[], cwd: string, env: Record<string, string> = {}): string {
-  const p = Bun.spawnSync(cmd, { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  if (p.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${p.stderr.toString().trim().split("\n").slice(-3).join(" | ")}`);
-  return p.stdout.toString();
-}
-
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "Bench",
-  GIT_AUTHOR_EMAIL: "bench@example.invalid",
-  GIT_COMMITTER_NAME: "Bench",
-  GIT_COMMITTER_EMAIL: "bench@example.invalid",
-  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
-  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
-};
-
-interface Project {
-  name: string;
-  source: string;
-  /** Fetch with the registry's client; return the unpacked source directory. */
-  fetch(): string;
-  /** A source file to edit for the incremental run. */
-  editFile: string;
-  /** A function appended to it, in its language (changes the file's names). */
-  edit: string;
-  /** A comment appended to it (changes content, not names). */
-  comment: string;
-}
-
-const PROJECTS: Project[] = [
-  {
-    name: "flask",
-    source: "PyPI sdist (pip download --no-deps --no-binary :all: flask)",
-    fetch() {
-      const dir = join(WORK, "dl-flask");
-      mkdirSync(dir, { recursive: true });
-      if (!readdirSync(dir).some((f) => f.endsWith(".tar.gz"))) run(["pip", "download", "--no-deps", "--no-binary", ":all:", "flask", "-d", dir, "-q"], dir);
-      const tgz = readdirSync(dir).find((f) => f.endsWith(".tar.gz"))!;
-      run(["tar", "xzf", tgz], dir);
-      return join(dir, tgz.replace(/\.tar\.gz$/, ""));
-    },
-    editFile: "src/flask/helpers.py",
-    edit: "\n\ndef _bench_added(x):\n    return get_debug_flag() or x\n",
-    comment: "\n# edited\n",
-  },
-  {
-    name: "go-cmp",
-    source: "Go module zip (go mod download -json github.com/google/go-cmp@v0.7.0)",
-    fetch() {
-      const out = JSON.parse(run(["go", "mod", "download", "-json", "github.com/google/go-cmp@v0.7.0"], WORK)) as { Dir: string };
-      return out.Dir;
-    },
-    editFile: "cmp/compare.go",
-    edit: "\n\nfunc benchAdded(x int) int {\n\treturn x + 1\n}\n",
-    comment: "\n// edited\n",
-  },
-  {
-    name: "zod",
-    source: "npm tarball (npm pack zod), TypeScript sources and tests under src/",
-    fetch() {
-      const dir = join(WORK, "dl-zod");
-      mkdirSync(dir, { recursive: true });
-      if (!readdirSync(dir).some((f) => f.endsWith(".tgz"))) run(["npm", "pack", "zod", "--silent"], dir);
-      const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
-      run(["tar", "xzf", tgz], dir);
-      return join(dir, "package");
-    },
-    editFile: "src/v4/core/util.ts",
-    edit: "\n\nexport function benchAdded(x: number): number {\n  return x + 1;\n}\n",
-    comment: "\n// edited\n",
-  },
-];
-
-/** A git repository holding a copy of the project's files (read-only module cache copies made writable). */
-function prepare(p: Project): { repo: string; version: string } {
-  const src = p.fetch();
-  const repo = join(WORK, `repo-${p.name}`);
-  rmSync(repo, { recursive: true, force: true });
-  cpSync(src, repo, { recursive: true });
-  run(["chmod", "-R", "u+w", repo], WORK);
-  run(["git", "init", "-q", "-b", "main"], repo, GIT_ENV);
-  run(["git", "add", "-A"], repo, GIT_ENV);
-  run(["git", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "bench"], repo, GIT_ENV);
-  return { repo, version: src.split("/").pop() ?? p.name };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const BIN = join(WORK, "guard-bin");
 
@@ -151,40 +56,6 @@ function guardIndex(repo: string, args: string[] = []): {
   const maxRssMb = Number(p.resourceUsage?.maxRSS ?? 0) / 1048576;
   const cpuMs = p.resourceUsage ? Number(p.resourceUsage.cpuTime.user + p.resourceUsage.cpuTime.system) / 1000 : 0;
   return { wallMs, cpuMs, maxRssMb, report: env.data };
-}
-
-async function throughput(repo: string): Promise<{ lines: number; coldLps: number; warmLps: number; parseLps: number }> {
-  const files = run(["git", "ls-files", "-z"], repo).split("\0").filter((f) => {
-    const l = f ? languageForPath(f) : undefined;
-    return l !== undefined && INDEXED_LANGUAGES.has(l);
-  });
-  const srcs = files.map((f) => ({ f, lang: languageForPath(f)!, s: readFileSync(join(repo, f), "utf8") })).filter((x) => x.s.length <= 1024 * 1024);
-  const lines = srcs.reduce((n, x) => n + x.s.split("\n").length, 0);
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  // The first pass is cold (WebAssembly still tiering up, grammar just loaded). After it, parse+extract
-  // passes alternate with parse-only passes (the ceiling: tree-sitter alone) so both see the same warm-up.
-  const extractPass = async () => {
-    const t = cpu();
-    for (const x of srcs) await extractSource(x.f, x.lang, x.s);
-    return cpu() - t;
-  };
-  const parsePass = async () => {
-    const t = cpu();
-    for (const x of srcs) (await parse(x.lang, x.s)).delete();
-    return cpu() - t;
-  };
-  const cold = await extractPass();
-  await parsePass();
-  const warm: number[] = [];
-  const parseOnly: number[] = [];
-  for (let i = 0; i < Math.max(RUNS, 5); i++) {
-    warm.push(await extractPass());
-    parseOnly.push(await parsePass());
-  }
-  return { lines, coldLps: lines / (cold / 1000), warmLps: lines / (median(warm) / 1000), parseLps: lines / (median(parseOnly) / 1000) };
 }
 
 mkdirSync(WORK, { recursive: true });
@@ -232,7 +103,6 @@ for (const p of PROJECTS) {
   const differences = Object.values(check).reduce((a, b) => a + b, 0);
   if (differences !== 0) throw new Error(`${p.name}: a full re-index after the incremental runs changed the graph: ${JSON.stringify(check)}`);
   writeFileSync(join(repo, p.editFile), original);
-  const tp = await throughput(repo);
   const f0 = full[0]!.report;
   const ms = (xs: number[]) => `${Math.round(median(xs))} ms`;
   const wall = (rs: ReturnType<typeof guardIndex>[]) => ms(rs.map((r) => r.wallMs));
@@ -241,8 +111,7 @@ for (const p of PROJECTS) {
   rows.push(
     `| ${p.name} (${version}) | ${f0.files} | ${f0.lines.toLocaleString("en-US")} | ${f0.functions} / ${f0.tests} / ${f0.edges} | ` +
       `${(median(full.map((r) => r.wallMs)) / 1000).toFixed(2)} s / ${(median(full.map((r) => r.cpuMs)) / 1000).toFixed(2)} s / ${median(full.map((r) => r.report.seconds)).toFixed(2)} s | ` +
-      `${Math.round(median(full.map((r) => r.maxRssMb)))} MiB | ${wall(none)} / ${idx(none)} | ${wall(edit)} / ${cpuOf(edit)} / ${idx(edit)} | ${wall(incr)} / ${cpuOf(incr)} / ${idx(incr)} | ` +
-      `${Math.round(tp.coldLps).toLocaleString("en-US")} | ${Math.round(tp.warmLps).toLocaleString("en-US")} | ${Math.round(tp.parseLps).toLocaleString("en-US")} |`,
+      `${Math.round(median(full.map((r) => r.maxRssMb)))} MiB | ${wall(none)} / ${idx(none)} | ${wall(edit)} / ${cpuOf(edit)} / ${idx(edit)} | ${wall(incr)} / ${cpuOf(incr)} / ${idx(incr)} |`,
   );
   // Where a new-function run's time goes: the indexer's phases (medians), and the process around them.
   const spans = (r: ReturnType<typeof guardIndex>) => {
@@ -264,8 +133,8 @@ await stopWorker(HOME);
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const machine = `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${process.platform}/${process.arch}, Bun ${Bun.version}`;
 const table = [
-  "| project | files | lines | functions / tests / edges | full: wall / CPU / indexer | full: peak RSS | no change: wall / indexer | edit (comment): wall / CPU / indexer | new function: wall / CPU / indexer | parse+extract cold (lines/s) | parse+extract warm (lines/s) | parse only warm (lines/s) |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| project | files | lines | functions / tests / edges | full: wall / CPU / indexer | full: peak RSS | no change: wall / indexer | edit (comment): wall / CPU / indexer | new function: wall / CPU / indexer |",
+  "|---|---|---|---|---|---|---|---|---|",
   ...rows,
 ].join("\n");
 const md = `# guard index: indexing figures
@@ -285,10 +154,7 @@ ${table}
   linked again). *new function* then appends a function to it (its names change: its importers and the
   files calling that name are linked again). Each re-parses exactly one file and writes the graph diff.
   *CPU* is the process's user+system time: less sensitive to the machine being shared than wall time.
-- *parse+extract* is CPU time in one process on one core over every indexed file: *cold* is the first pass
-  (WebAssembly still tiering up, grammar just loaded), *warm* the median of the passes after it. *parse only*
-  is tree-sitter's parse of the same files with no extraction, measured right after: the ceiling for the
-  column before it.
+- Parse+extract throughput (lines/s on one core) is in [parse.md](parse.md) (\`bun bench/parse.ts\`).
 
 Where a *new function* run spends its time (medians, ms; each phase ends where the next begins: list = git
 ls-files and stats, state = local state and the graph's IndexMeta, cache = reading the local cache, parse =
@@ -302,8 +168,7 @@ ${phaseRows.join("\n")}
 After the last run of each project, \`guard index --full\` re-parsed everything and found nothing to change
 in the graph the incremental runs had left.
 
-Targets: flask full index ≤ 3 s including graph writes; incremental after a one-file edit ≤ 300 ms;
-parse+extract ≥ 100k lines/s on one core.
+Targets: flask full index ≤ 3 s including graph writes; incremental after a one-file edit ≤ 300 ms.
 `;
-writeFileSync(join(ROOT, "bench", "results", "index.md"), md);
+writeResults(join(ROOT, "bench", "results", "index.md"), md);
 process.stdout.write(md);

@@ -32,7 +32,7 @@ function typeSetFor(language: Language, types: readonly string[]): TypeSet {
  * Visit, in document order (outer before inner), every named node of the given types. The tree is walked
  * inside tree-sitter (one `descendantsOfType` call), so only the nodes an extractor cares about ever cross
  * into JavaScript: this is what keeps extraction close to parse speed. (A tree-sitter Query would do the
- * same but costs hundreds of milliseconds to compile per process, more than parsing a whole project.)
+ * same, but its cursor walks a tree more slowly than this: bench/results/parse.md.)
  * The visitor's return value is ignored (kept so extractors read like tree walkers).
  */
 export function walkTree(tree: Tree, types: readonly string[], visit: (v: Visit) => unknown): void {
