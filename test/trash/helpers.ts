@@ -27,14 +27,14 @@ export function buildTree(dir: string, files: number): void {
   chmodSync(join(dir, "empty-3"), 0o700);
 }
 
-/** Every manifest claim checked against the disk: "moved"/"copied" items must be held by the trash. */
+/** Every manifest claim checked against the disk: "moved"/"copied"/"kept" items must be held by the trash. */
 export function manifestLies(root: string): string[] {
   const lies: string[] = [];
   for (const m of listManifests(root)) {
     for (const it of m.items) {
       const stored = lstatSync(join(txDir(root, m.txid), it.stored), { throwIfNoEntry: false });
       const original = lstatSync(it.original, { throwIfNoEntry: false });
-      if ((it.state === "moved" || it.state === "copied") && !stored) lies.push(`${m.txid}#${it.n} says ${it.state} but the trash does not hold it`);
+      if ((it.state === "moved" || it.state === "copied" || it.state === "kept") && !stored) lies.push(`${m.txid}#${it.n} says ${it.state} but the trash does not hold it`);
       if (it.state === "moved" && original && m.state !== "restored") {
         // Allowed only if something else was put there later; the tests never do that.
         lies.push(`${m.txid}#${it.n} says moved but the original is still there`);

@@ -5,7 +5,7 @@ import { snapshotRefs, snapshotWorktree } from "../snapshot/snapshot.ts";
 import { describeError, isGuardError } from "../../cli/errors.ts";
 import type { Recovery } from "../../decide/decision.ts";
 import { redactForLog } from "../../decide/leak/scan.ts";
-import { classify, relocationTargets } from "../../decide/shell/classify.ts";
+import { classify, relocationPlan } from "../../decide/shell/classify.ts";
 import type { Compensation, ShellContext, ShellVerdict } from "../../decide/shell/types.ts";
 import { appendEvent } from "../../state/events.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
@@ -14,8 +14,8 @@ import { relocate } from "./relocate.ts";
 const blockWith = (v: ShellVerdict, code: string, reason: string): ShellVerdict => ({ ...v, decision: "BLOCK", code, reason });
 
 /**
- * The shell guard's acting half (the deciding half is classifyCommand in src/decide/shell): classify, then compensate before the command runs: snapshot before git overwrites, relocate what
- * would be deleted or replaced. Every step is recorded first in `.guard/events.jsonl`; if recording or
+ * The shell guard's acting half (the deciding half is classifyCommand in src/decide/shell): classify, then compensate before the command runs: snapshot before git overwrites, move what would
+ * be deleted into the trash, copy there what would be rewritten in place. Every step is recorded first in `.guard/events.jsonl`; if recording or
  * compensating fails, the answer is BLOCK and nothing was deleted.
  */
 export async function guardCommand(command: string, ctx: ShellContext): Promise<ShellVerdict> {
@@ -48,10 +48,10 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
       const s = snapshotRefs(root, refs, { reason: "SHELL_GIT_REF_DELETE", command: logged });
       done.push({ kind: "snapshot", txid: s.id, restore: `guard snapshot restore ${s.id}`, paths: (s.refs ?? []).map((r) => r.ref), done: true });
     }
-    const paths = relocationTargets(v.operations);
+    const { paths, keep } = relocationPlan(v.operations, root);
     if (paths.length) {
       const maxBytes = loadConfig(root).trash?.maxBytes ?? DEFAULTS.trash.maxBytes;
-      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes });
+      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes, keep });
       done.push({ kind: "relocate", txid: m.txid, restore: `guard trash restore ${m.txid}`, paths: paths.map((p) => relative(root, p)), done: true });
     }
   } catch (e) {

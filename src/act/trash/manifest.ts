@@ -8,10 +8,12 @@ export const MANIFEST_VERSION = 1;
  * - pending: the move is about to happen (or happened and was not yet confirmed: check the disk)
  * - copied: a cross-device copy is complete and verified in the trash; the original is being deleted
  * - moved: the original is gone and the trash holds it
+ * - kept: a verified copy is in the trash and the original was left in place, for a command that rewrites
+ *   it where it stands (`> file`, `sed -i`, `cp` onto it): the copy is the version before the command
  * - missing: the original did not exist when the move was tried
  * - restored: put back where it was
  */
-export type ItemState = "pending" | "copied" | "moved" | "missing" | "restored";
+export type ItemState = "pending" | "copied" | "moved" | "kept" | "missing" | "restored";
 
 export interface TrashItem {
   n: number;

@@ -16,6 +16,19 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
   }
+  copyVerified(from, to);
+  onCopied();
+  removeTree(from);
+  if (lstatSync(from, { throwIfNoEntry: false })) throw new GuardError(`could not remove ${from} after copying it`, undefined, undefined, undefined, "E_TRASH_REMOVE");
+  return "copy";
+}
+
+/**
+ * Copy `from` to `to` and leave `from` where it is: a copy to a partial name, a verification against the
+ * source, then a rename to the final name (so `to` exists only as a complete, verified copy).
+ */
+export function copyVerified(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
   copyTree(from, partial);
@@ -24,8 +37,4 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
     throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
   }
   renameSync(partial, to);
-  onCopied();
-  removeTree(from);
-  if (lstatSync(from, { throwIfNoEntry: false })) throw new GuardError(`could not remove ${from} after copying it`, undefined, undefined, undefined, "E_TRASH_REMOVE");
-  return "copy";
 }

@@ -5,7 +5,7 @@ import { EXIT } from "../../cli/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import { listManifests, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
-import { moveAcross } from "./move.ts";
+import { copyVerified, moveAcross } from "./move.ts";
 import { measure } from "./tree.ts";
 import { newTxid } from "./txid.ts";
 
@@ -14,19 +14,26 @@ export interface RelocateOptions {
   command?: string;
   /** Refuse when the trash would hold more than this many bytes. */
   maxBytes?: number;
+  /**
+   * Paths to copy into the trash and leave in place, for a command that rewrites them where they stand
+   * (`> file`, `sed -i`, `cp` onto it): moving them away would change what the command does (a new file
+   * without the old one's mode, a symlink replaced instead of written through, `sed -i` failing).
+   */
+  keep?: ReadonlySet<string>;
 }
 
 /** Bytes the trash holds now (items still in it). */
 export function trashBytes(root: string): number {
   let total = 0;
-  for (const m of listManifests(root)) for (const it of m.items) if (it.state === "moved" || it.state === "copied" || it.state === "pending") total += it.bytes;
+  for (const m of listManifests(root)) for (const it of m.items) if (it.state === "moved" || it.state === "kept" || it.state === "copied" || it.state === "pending") total += it.bytes;
   return total;
 }
 
 /**
- * Move `paths` (absolute) into `.guard/trash/<txid>/items/<n>/`. The manifest is written ahead of each
- * step; an audit event records the intent before anything moves. If any move fails, what was moved is
- * put back and the error is thrown: the caller BLOCKs, nothing is deleted.
+ * Move `paths` (absolute) into `.guard/trash/<txid>/items/<n>/` (those in `opts.keep` are copied there
+ * and stay in place). The manifest is written ahead of each step; an audit event records the intent
+ * before anything moves. If any move fails, what was moved is put back and the error is thrown: the
+ * caller BLOCKs, nothing is deleted.
  */
 export function relocate(root: string, paths: string[], opts: RelocateOptions): TrashManifest {
   ensureStateDir(root);
@@ -65,6 +72,13 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         continue;
       }
       const to = join(dir, it.stored);
+      if (opts.keep?.has(it.original)) {
+        copyVerified(it.original, to);
+        it.state = "kept";
+        it.method = "copy";
+        if (it.n % every === 0) writeManifest(root, m);
+        continue;
+      }
       try {
         it.method = moveAcross(it.original, to, () => {
           it.state = "copied";
@@ -92,7 +106,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   }
   m.state = "done";
   writeManifest(root, m);
-  appendEvent(root, { type: "trash.relocated", txid, moved: items.filter((i) => i.state === "moved").length, bytes: adding });
+  appendEvent(root, { type: "trash.relocated", txid, moved: items.filter((i) => i.state === "moved").length, kept: items.filter((i) => i.state === "kept").length, bytes: adding });
   return m;
 }
 

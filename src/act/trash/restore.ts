@@ -48,8 +48,9 @@ function lock(root: string, txid: string): () => void {
 }
 
 /**
- * Put every item of a transaction back. Something new at an original place is a conflict: without
- * `force` nothing is changed; with `force` the newcomers are first moved into a new transaction.
+ * Put every item of a transaction back. Something new at a moved item's original place is a conflict:
+ * without `force` nothing is changed; with `force` the newcomers are first moved into a new transaction.
+ * A kept item's changed original is always moved into that new transaction first (no `force` needed).
  */
 export function restore(root: string, txid: string, opts: { force?: boolean } = {}): RestoreResult {
   const unlock = lock(root, txid);
@@ -57,11 +58,15 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
     const m = requireManifest(root, txid);
     const where = m.items.map((it) => whereIs(root, m, it));
     const conflicts = m.items.filter((_, i) => where[i] === "in-trash-conflict");
+    // A kept item's place holds what the command made of it: restoring means putting that aside, so it
+    // needs no --force (it stays restorable from the new transaction). Anything else at a moved item's
+    // place arrived later, and is only put aside when asked.
+    const unexpected = conflicts.filter((c) => c.state !== "kept");
     const result: RestoreResult = { txid, restored: [], alreadyInPlace: [] };
-    if (conflicts.length && !opts.force)
+    if (unexpected.length && !opts.force)
       throw new GuardError(
         `cannot restore ${txid}`,
-        `${conflicts.length} original place(s) are taken now (${conflicts.slice(0, 3).map((c) => relative(root, c.original)).join(", ")})`,
+        `${unexpected.length} original place(s) are taken now (${unexpected.slice(0, 3).map((c) => relative(root, c.original)).join(", ")})`,
         "use --force to move what is there now to the trash first",
         EXIT.ERROR,
         "E_RESTORE_CONFLICT",

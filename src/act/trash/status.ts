@@ -1,12 +1,27 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { txDir, type TrashItem, type TrashManifest } from "./manifest.ts";
+import { treeDigest } from "./tree.ts";
+
+/** Whether two trees hold the same content (sizes of plain files compared before reading them). */
+function sameContent(a: string, b: string): boolean {
+  const sa = lstatSync(a, { throwIfNoEntry: false });
+  const sb = lstatSync(b, { throwIfNoEntry: false });
+  if (!sa || !sb) return false;
+  if (sa.isFile() && sb.isFile() && sa.size !== sb.size) return false;
+  try {
+    return treeDigest(a) === treeDigest(b);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Where an item really is, from the manifest and the disk together. The manifest is written ahead of
  * each step, so "pending" means "not confirmed": the disk says whether the rename happened.
  * - in-trash: the trash holds it and the original place is free (restorable)
- * - in-trash-conflict: the trash holds it, and something else now sits at the original place
+ * - in-trash-conflict: the trash holds it, and something else now sits at the original place (for a kept
+ *   item: the original was changed after the copy was taken)
  * - in-place: it never left (or was restored)
  * - half-removed: a verified copy is in the trash and the original was partly deleted (restore finishes it)
  * - gone: neither place has it (only possible if someone deleted the trash by hand)
@@ -20,6 +35,12 @@ export function whereIs(root: string, m: TrashManifest, it: TrashItem): ItemWher
   if (it.state === "restored") return original ? "in-place" : "gone";
   if (it.state === "copied") return stored ? (original ? "half-removed" : "in-trash") : original ? "in-place" : "gone";
   if (it.state === "moved") return stored ? (original ? "in-trash-conflict" : "in-trash") : original ? "in-place" : "gone";
+  // Kept: the original stayed for the command to rewrite; while it still equals the copy, nothing changed.
+  if (it.state === "kept") {
+    if (!stored) return original ? "in-place" : "gone";
+    if (!original) return "in-trash";
+    return sameContent(it.original, join(txDir(root, m.txid), it.stored)) ? "in-place" : "in-trash-conflict";
+  }
   // pending: a rename is atomic, so exactly one place has it; a complete copy beside an intact original is a leftover.
   if (original) return "in-place";
   return stored ? "in-trash" : "gone";

@@ -7,7 +7,7 @@ export const trash: CommandSpec = {
   summary: "List, show, restore or clean up guard's trash (list | show <txid> | restore <txid> | gc)",
   options: [
     { flags: "--json", description: "Print the result as JSON" },
-    { flags: "--force", description: "restore: move what now sits at an original place to the trash first" },
+    { flags: "--force", description: "restore: move what now sits at a deleted item's place to the trash first (a rewritten file is always put aside, no --force needed)" },
     { flags: "--execute", description: "gc: really delete (default: show what would go)" },
   ],
   examples: ["guard trash list", "guard trash show 20261201-101502-ab12cd", "guard trash restore 20261201-101502-ab12cd --force", "guard trash gc --execute"],

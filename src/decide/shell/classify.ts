@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { gitRaw } from "../../repo/git.ts";
 import { rank, type Decision } from "../decision.ts";
 import { firstRule } from "./match.ts";
@@ -80,7 +80,7 @@ function explain(template: string, op: Operation, ws: Workspace): string {
 /** What guardCommand will do before the command runs (txids are assigned when it does). */
 export function plan(ops: Operation[], ws: Workspace): Compensation[] {
   const out: Compensation[] = [];
-  const relocate = relocationTargets(ops);
+  const relocate = relocationPlan(ops, ws.root).paths;
   if (relocate.length) out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: relocate.map((p) => relative(ws.root, p) || "."), done: false });
   for (const op of ops)
     if (op.decision?.decision === "SNAPSHOT")
@@ -97,4 +97,46 @@ export function relocationTargets(ops: Operation[]): string[] {
     .map((t) => t.path!);
   const unique = [...new Set(paths)].sort();
   return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${q}/`)));
+}
+
+/** Programs whose overwrite replaces the directory entry itself (a symlink is replaced, not written through). */
+const REPLACES_ENTRY = new Set(["mv", "ln"]);
+
+/**
+ * How guard saves each relocation target before the line runs. A target some operation deletes is moved
+ * into the trash. A target that is only rewritten where it stands (`>`, tee, truncate, `sed -i`, `cp`
+ * onto it, `mv` over it) is copied there and left in place (`keep`), so the command acts on it exactly
+ * as it would without guard. A symlink that a content writer writes through is saved as the file it
+ * points to when that lies in the workspace; one pointing elsewhere is moved, so the command makes a
+ * new file in its place and the link's target is not touched.
+ */
+export function relocationPlan(ops: Operation[], root: string): { paths: string[]; keep: Set<string> } {
+  const relocating = ops.filter((o) => o.decision?.decision === "RELOCATE");
+  const pathsOf = (os: Operation[]) => new Set(os.flatMap((o) => o.targets.map((t) => t.path)).filter((p): p is string => p !== undefined));
+  const deleted = pathsOf(relocating.filter((o) => o.kind === "delete"));
+  const writtenThrough = pathsOf(relocating.filter((o) => o.kind === "overwrite" && !REPLACES_ENTRY.has(o.program)));
+  const paths: string[] = [];
+  const keep = new Set<string>();
+  for (const p of relocationTargets(ops)) {
+    let saved = p;
+    if (!deleted.has(p) && writtenThrough.has(p) && lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      const real = realOrUndefined(p);
+      if (!real || !(real === root || real.startsWith(root + sep))) {
+        paths.push(p);
+        continue;
+      }
+      saved = real;
+    }
+    if (!paths.includes(saved)) paths.push(saved);
+    if (!deleted.has(p)) keep.add(saved);
+  }
+  return { paths, keep };
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }

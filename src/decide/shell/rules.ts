@@ -73,7 +73,7 @@ export const SHELL_RULES: ShellRule[] = [
       flag: [
         "rm -rf $DIR", 'rm -rf "$(cat list.txt)"', "ls | xargs rm", "rm -rf $DIR/*", "cd $X && rm -rf build", "cd nowhere; rm -rf src",
         "rm -rf ~other/x", "find . -name '*.txt' -exec sh -c 'rm \"$1\"' _ {} \\;", "$RM notes.txt", "echo x > $OUT", "find docs -newer README.md -fprint out.txt -delete",
-        "cat list.txt | xargs -I{} rm {}", "for f in *.txt; do rm \"$f\"; done",
+        "cat list.txt | xargs -I{} rm {}", "for f in *.txt; do rm \"$f\"; done", "find src -name '*.ts' | xargs sed -i s/a/b/",
       ],
       pass: ["echo $HOME", 'rm -f "$PWD/notes.txt"', "ls $(pwd)", "cat $(ls)"],
     },
@@ -189,15 +189,20 @@ export const SHELL_RULES: ShellRule[] = [
     id: "overwrite",
     code: "SHELL_OVERWRITE",
     decision: "RELOCATE",
-    explain: "{program} replaces {targets}: guard moves the current version to its trash first, so it can be restored",
+    explain: "{program} replaces {targets}: guard copies the current version into its trash first, so it can be restored",
     when: { kinds: ["overwrite"] },
     examples: {
       flag: [
         "echo hi > README.md", "cat > notes.txt <<EOF\nx\nEOF", "mv notes.txt README.md", "cp notes.txt docs/guide.md", "truncate -s 0 notes.txt",
         "echo x | tee notes.txt", "dd if=/dev/zero of=notes.txt bs=1 count=1", "ln -sf README.md notes.txt", "shred notes.txt",
         "printf x >| notes.txt", "ls &> notes.txt", "cd src && echo x > app.ts", "cd src; ls | sort > app.ts", "cd src && { echo x > app.ts; }",
+        "sed -i 's/a/b/' notes.txt", "sed -i.bak -e s/a/b/ README.md", "sed -n -i '' 's/a/b/p' notes.txt", "sed --in-place=.orig s/a/b/ src/app.ts",
+        "perl -pi -e 's/a/b/' notes.txt", "perl -i.bak -pe 's/a/b/' README.md", "gawk -i inplace '{print}' notes.txt",
       ],
-      pass: ["echo hi >> notes.txt", "echo hi > new.txt", "cd docs && echo x > README.md", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1"],
+      pass: [
+        "echo hi >> notes.txt", "echo hi > new.txt", "cd docs && echo x > README.md", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1",
+        "sed 's/a/b/' notes.txt", "sed -e s/a/b/ -n notes.txt > new.txt", "perl -pe 's/a/b/' notes.txt", "awk '{print}' notes.txt", "sed -i s/a/b/ missing.txt",
+      ],
     },
   },
   {

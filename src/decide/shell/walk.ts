@@ -3,7 +3,7 @@ import { parse, type Node } from "../../code/parser.ts";
 import { expandGlob } from "./glob.ts";
 import { placeOf, resolveTarget, type Workspace } from "./places.ts";
 import { unknown, type Arg, type Effect, type InterpretContext } from "./programs/args.ts";
-import { EDITS_IN_PLACE, NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
+import { NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
 import { peel } from "./programs/wrappers.ts";
 import type { Nesting, Operation, OperationKind, Target } from "./types.ts";
 import { readSimpleLine, type SimpleCommand, type SimpleLine } from "./simple-line.ts";
@@ -280,7 +280,7 @@ async function run(argv: Arg[], st: State, line: Line, text: string): Promise<st
     stdinPiped: inner.stdinPiped,
   };
   const interpret = interpreterFor(program);
-  const result = interpret ? interpret(args, ctx) : { effects: [] as Effect[], unknownEffect: !NO_FILE_EFFECT.has(program) || EDITS_IN_PLACE(program, args.map((a) => a.value)) };
+  const result = interpret ? interpret(args, ctx) : { effects: [] as Effect[], unknownEffect: !NO_FILE_EFFECT.has(program) };
   const effects = result.effects.length ? result.effects : [{ kind: "exec" as OperationKind, targets: [] as Target[] }];
   for (const e of effects) {
     const targets = [...e.targets];

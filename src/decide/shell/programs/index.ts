@@ -1,4 +1,5 @@
 import type { Interpreter } from "./args.ts";
+import { awk, perl, sed } from "./editors.ts";
 import { cp, create, dd, disk, ln, mv, remove, rsync, shred, tee, truncate } from "./files.ts";
 import { find } from "./find.ts";
 import { git } from "./git.ts";
@@ -15,6 +16,10 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   ln,
   tee,
   dd,
+  sed,
+  perl,
+  awk,
+  gawk: awk,
   touch: create,
   mkdir: create,
   find,
@@ -48,8 +53,5 @@ export const NO_FILE_EFFECT = new Set([
   "tail", "wc", "which", "type", "command", "sleep", "date", "stat", "file", "du", "df", "sort", "uniq", "diff", "cmp", "realpath",
   "readlink", "basename", "dirname", "sha256sum", "sha1sum", "md5sum", "jq", "less", "more", "tree", "whoami", "id", "uname", "hostname",
   "env", "printenv", "export", "set", "unset", "local", "declare", "readonly", "exit", "return", "shift", "read", "wait", "jobs", "history",
-  "awk", "sed", "cut", "tr", "xxd", "od", "hexdump", "nproc", "free", "ps", "top", "uptime", "seq", "yes", "tput", "clear", ":",
+  "cut", "tr", "xxd", "od", "hexdump", "nproc", "free", "ps", "top", "uptime", "seq", "yes", "tput", "clear", ":",
 ]);
-
-/** sed/awk only write with -i / redirection; guard treats `sed -i` as an edit it does not model. */
-export const EDITS_IN_PLACE = (program: string, args: string[]) => (program === "sed" || program === "perl") && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"));
