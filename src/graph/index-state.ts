@@ -92,14 +92,31 @@ interface JournalEntry {
 }
 
 export function readIndexState(root: string): IndexState | undefined {
+  const found = findIndexState(root);
+  return "state" in found ? found.state : undefined;
+}
+
+/** Why there is no usable index state: none yet, one written by another build's format, or a damaged file. */
+export type MissingIndexState = { missing: "none" } | { missing: "other-version"; version: string } | { missing: "damaged" };
+
+export function findIndexState(root: string): { state: IndexState } | MissingIndexState {
   const path = stateFile(root);
-  if (!existsSync(path)) return undefined;
+  if (!existsSync(path)) return { missing: "none" };
   try {
     const s = JSON.parse(readFileSync(path, "utf8")) as IndexState;
-    return s.version === STATE_VERSION ? s : undefined;
+    if (s.version === STATE_VERSION) return { state: s };
+    return { missing: "other-version", version: String(s.version) };
   } catch {
-    return undefined; // a damaged cache only costs a full re-parse
+    return { missing: "damaged" }; // a damaged cache only costs a full re-parse
   }
+}
+
+/** One line for a user: why the index cannot be used and what to run. */
+export function describeMissingIndex(m: MissingIndexState): string {
+  if (m.missing === "other-version")
+    return `this repository was indexed by another guard build (index format ${m.version}; this one reads ${STATE_VERSION}); run \`guard index\` to index it again`;
+  if (m.missing === "damaged") return "this repository's index state (.guard/index) is damaged; run `guard index` to rebuild it";
+  return "this repository has not been indexed; run `guard init` (or `guard index` and `guard evidence`)";
 }
 
 function writeAtomic(path: string, value: unknown): void {

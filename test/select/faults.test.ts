@@ -96,6 +96,20 @@ describe("faults end in the full suite, with the reason", () => {
     const s = check(root);
     expect(s.runAll).toBe(true);
     expect(s.fault.code).toBe("empty-graph");
+    expect(s.fault.message).toContain("has not been indexed");
+  }, 60_000);
+
+  test("an index written by another guard build names that, not 'never indexed'", () => {
+    const root = buildProject(python);
+    applyScenario(root, helperBody);
+    mkdirSync(join(root, ".guard", "index"), { recursive: true });
+    writeFileSync(join(root, ".guard", "index", "state.json"), JSON.stringify({ version: "graph-0", files: {} }));
+    const s = check(root);
+    expect(s.runAll).toBe(true);
+    expect(s.fault.code).toBe("empty-graph");
+    expect(s.fault.message).toContain("another guard build (index format graph-0");
+    writeFileSync(join(root, ".guard", "index", "state.json"), "{ not json");
+    expect(check(root).fault.message).toContain("damaged");
   }, 60_000);
 
   test("stale graph: HEAD moved past what was indexed", async () => {

@@ -2,7 +2,7 @@ import type { Graph } from "../../graph/client.ts";
 import { readState, serverProcessAlive } from "../../graph/engine/embedded.ts";
 import { engineSettings } from "../../graph/engine/index.ts";
 import { pingSocket } from "../../graph/engine/resp.ts";
-import { readIndexState } from "../../graph/index-state.ts";
+import { describeMissingIndex, findIndexState } from "../../graph/index-state.ts";
 import { openGraph } from "../../graph/open.ts";
 import { SelectionFault } from "./decide.ts";
 import { FAULTS } from "./overrides.ts";
@@ -21,7 +21,8 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
   const connectTimeoutMs = opts.connectTimeoutMs ?? SELECTION_CONNECT_TIMEOUT_MS;
   const settings = engineSettings(root, { queryTimeoutMs: opts.queryTimeoutMs });
   if (settings.backend === "embedded") {
-    if (!readIndexState(root)) throw new SelectionFault(FAULTS.emptyGraph, "this repository has not been indexed; run `guard init` (or `guard index` and `guard evidence`)");
+    const found = findIndexState(root);
+    if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
     const server = readState();
     if (server && serverProcessAlive(server) && !(await pingSocket(server.socket, connectTimeoutMs)))
       throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
