@@ -91,12 +91,8 @@ export class WorkerSession {
         conn.off("data", onData);
         const h = parseHello(line);
         if (!h) return settle("silent");
-        if (h.hello !== identity) {
-          // Another build: ask it to go (a worker only obeys clients of other builds), then report stale.
-          conn.write(`${JSON.stringify({ op: "exit", identity })}\n`, () => settle("stale"));
-          setTimeout(() => settle("stale"), 200);
-          return;
-        }
+        // Each build has its own socket: another build's answer here (a file put in its place) is not used.
+        if (h.hello !== identity) return settle("stale");
         conn.removeAllListeners("error");
         settle(new WorkerSession(conn, h.pid, opts.stallMs ?? 5000));
       });

@@ -5,16 +5,19 @@ import pkg from "../../../package.json" with { type: "json" };
 import { ensureSocketDir, fittingSocketPath } from "../../state/sockets.ts";
 
 /**
- * Where the parse worker lives, all under GUARD_HOME/parse-worker:
- *   worker.sock   its unix socket (or /tmp/guard-<uid>/<hash>-parse.sock when that path is too long)
- *   worker.log    what it printed (start, exit reason)
+ * Where the parse workers live, all under GUARD_HOME/parse-worker:
+ *   worker-<build>.sock   one unix socket per build of guard (or /tmp/guard-<uid>/<hash>-parse-<build>.sock
+ *                         when that path is too long), so two builds sharing a GUARD_HOME (a global install
+ *                         and a checkout, or the versions two repositories pin) each keep their own worker
+ *   worker.log            what they printed (start, exit reason)
  */
 export function workerDir(home: string): string {
   return join(home, "parse-worker");
 }
 
-export function workerSocketPath(home: string, tmpRoot = "/tmp"): string {
-  return fittingSocketPath(join(workerDir(home), "worker.sock"), home, "-parse", tmpRoot);
+export function workerSocketPath(home: string, tmpRoot = "/tmp", identity = workerIdentity()): string {
+  const build = identity.slice(0, 12);
+  return fittingSocketPath(join(workerDir(home), `worker-${build}.sock`), home, `-parse-${build}`, tmpRoot);
 }
 
 /** Create the socket's directory (0700); one owned by another user is refused. */

@@ -7,8 +7,7 @@ import type { LanguageId } from "../grammars.ts";
  *   worker → client, on connect:  {"hello": "<identity>", "pid": 123}
  *   client → worker:              {"id": 1, "path": "src/a.ts", "lang": "typescript", "source": "…"}
  *   worker → client:              {"id": 1, "hash": "<hash of source>", "extract": {…}}  or  {"id": 1, "error": "…"}
- *   client → worker:              {"op": "exit", "identity": "<client identity>"}   (only obeyed from another build)
- *
+ * *
  * The worker answers requests in the order they arrive, one at a time; the client may send many before
  * reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
  */
@@ -29,11 +28,6 @@ export interface ExtractReply {
   hash?: string;
   extract?: FileExtract;
   error?: string;
-}
-
-export interface ExitRequest {
-  op: "exit";
-  identity: string;
 }
 
 export const sourceHash = (s: string): string => Bun.hash(s).toString(36);

@@ -3,7 +3,7 @@ import { createServer, type Socket } from "node:net";
 import { extractSource } from "../extract/index.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../grammars.ts";
 import { probe } from "./client.ts";
-import { lineSplitter, sourceHash, type ExitRequest, type ExtractReply, type ExtractRequest } from "./protocol.ts";
+import { lineSplitter, sourceHash, type ExtractReply, type ExtractRequest } from "./protocol.ts";
 import { ensureWorkerSocketDir, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 import { warmupSource } from "./warmup.ts";
 
@@ -20,10 +20,10 @@ const WARMUP_PASSES = 150;
 
 /**
  * `guard parse-worker`: a long-lived process that keeps tree-sitter's grammars loaded and compiled and
- * answers extract requests over a unix socket (protocol.ts). One per GUARD_HOME: a worker that finds
- * another of the same build already answering exits at once; one of another build is replaced.
- * It exits when idle for `idleSeconds`, when its socket file is removed or taken over by another worker,
- * or when a client of another build asks it to.
+ * answers extract requests over a unix socket (protocol.ts). One per GUARD_HOME and build (paths.ts): a
+ * worker that finds another of the same build already answering exits at once; anything else at its
+ * socket path (a silent or foreign listener) is replaced. It exits when idle for `idleSeconds`, or when
+ * its socket file is removed or taken over by another worker.
  */
 export async function runParseWorker(o: WorkerOptions): Promise<void> {
   const identity = workerIdentity();
@@ -56,18 +56,13 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
     conn.on(
       "data",
       lineSplitter((line) => {
-        let msg: ExtractRequest | ExitRequest;
+        let req: ExtractRequest;
         try {
-          msg = JSON.parse(line);
+          req = JSON.parse(line);
         } catch {
           conn.destroy();
           return;
         }
-        if ("op" in msg) {
-          if (msg.op === "exit" && msg.identity !== identity) stop(`a client of another build asked (${msg.identity})`);
-          return;
-        }
-        const req = msg;
         lastUse = Date.now();
         busy++;
         chain = chain.then(async () => {
