@@ -66,6 +66,7 @@ export const ConfigSchema = strict({
       tls: v.optional(v.boolean("expected true or false")),
       idleTimeoutSeconds: v.optional(positiveInt("whole number of seconds (0 = never stop)")),
       queryTimeoutMs: v.optional(positiveInt("whole number of milliseconds")),
+      connectTimeoutMs: v.optional(positiveInt("whole number of milliseconds")),
       dockerImage: v.optional(str()),
     }),
   ),
@@ -96,7 +97,7 @@ export type Config = v.InferOutput<typeof ConfigSchema>;
 
 export const DEFAULTS = {
   gate: { graph: "always" as "always" | "never", requireApproval: false, tests: true, timeoutSeconds: 600, llm: { timeoutSeconds: 120, maxPartBytes: 60_000 } },
-  engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, dockerImage: "falkordb/falkordb:latest" },
+  engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, connectTimeoutMs: 1000, dockerImage: "falkordb/falkordb:latest" },
   select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0 },
   trash: { maxAgeDays: 14, maxBytes: 2 * 1024 ** 3 },
   leak: { exemptions: [] as string[] },

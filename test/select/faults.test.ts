@@ -21,6 +21,20 @@ const check = (root: string, env: Record<string, string> = {}) => {
   return JSON.parse(r.stdout).data;
 };
 
+/** Point the repository's engine config at a stand-in server on loopback that accepts and never answers, then run `body`. */
+async function withSilentServer(root: string, engine: Record<string, number>, body: () => void): Promise<void> {
+  const silent: Server = createServer((sock) => sock.on("data", () => {}));
+  await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+  const port = (silent.address() as { port: number }).port;
+  try {
+    mkdirSync(join(root, ".guard"), { recursive: true });
+    writeFileSync(join(root, ".guard", "config.json"), JSON.stringify({ engine: { backend: "server", url: `redis://127.0.0.1:${port}`, ...engine } }));
+    body();
+  } finally {
+    silent.close();
+  }
+}
+
 describe("faults end in the full suite, with the reason", () => {
   test("engine unreachable (nothing listens where the config points)", async () => {
     const root = await preparedProject(python);
@@ -38,20 +52,26 @@ describe("faults end in the full suite, with the reason", () => {
   test("query timeout (a stand-in engine on loopback that accepts and never answers)", async () => {
     const root = await preparedProject(python);
     applyScenario(root, helperBody);
-    const silent: Server = createServer((sock) => sock.on("data", () => {}));
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      mkdirSync(join(root, ".guard"), { recursive: true });
-      writeFileSync(join(root, ".guard", "config.json"), JSON.stringify({ engine: { backend: "server", url: `redis://127.0.0.1:${port}`, queryTimeoutMs: 300 } }));
+    await withSilentServer(root, { queryTimeoutMs: 300 }, () => {
       const started = Date.now();
       const s = check(root);
       expect(s.runAll).toBe(true);
       expect(["query-timeout", "engine-unavailable"]).toContain(s.fault.code);
       expect(Date.now() - started).toBeLessThan(20_000);
-    } finally {
-      silent.close();
-    }
+    });
+  }, 120_000);
+
+  test("engine.connectTimeoutMs sets how long a silent server may take (a stand-in server on loopback that accepts and never answers)", async () => {
+    const root = buildProject(python);
+    applyScenario(root, helperBody);
+    await withSilentServer(root, { connectTimeoutMs: 2500 }, () => {
+      const started = Date.now();
+      const s = check(root);
+      expect(s.runAll).toBe(true);
+      expect(s.fault.code).toBe("engine-unavailable");
+      expect(s.fault.message).toContain("did not answer within 2500 ms");
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+    });
   }, 120_000);
 
   test("engine killed after recording: the answer is never fewer tests than a correct selection", async () => {

@@ -15,7 +15,7 @@ export interface CheckOptions extends ChangeOptions {
   view?: EvidenceView;
   /** Per-query timeout in ms (default engine.queryTimeoutMs). */
   queryTimeoutMs?: number;
-  /** How long a running engine may stay silent before selection gives up (default SELECTION_CONNECT_TIMEOUT_MS). */
+  /** How long a running engine may stay silent before selection gives up (default: `engine.connectTimeoutMs`). */
   connectTimeoutMs?: number;
   /** Ignore select.fullRunEvery / fullRunHours (guard check reports it; guard run acts on it). */
   ignorePeriodic?: boolean;

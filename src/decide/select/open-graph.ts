@@ -7,9 +7,6 @@ import { openGraph } from "../../graph/open.ts";
 import { SelectionFault } from "./decide.ts";
 import { FAULTS } from "./overrides.ts";
 
-/** How long selection waits for an engine that is running but silent (hung, stopped) before the full suite runs. */
-export const SELECTION_CONNECT_TIMEOUT_MS = 1000;
-
 /**
  * The repository's graph for selection, or a fault quickly: a hung engine must not hold an agent's stop
  * hook for the client's usual connect timeout. Starting an embedded engine that is not running may take
@@ -18,8 +15,9 @@ export const SELECTION_CONNECT_TIMEOUT_MS = 1000;
  * embedded engine never indexed has nothing to select from: that fault needs no engine at all.
  */
 export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: number; connectTimeoutMs?: number }): Promise<Graph> {
-  const connectTimeoutMs = opts.connectTimeoutMs ?? SELECTION_CONNECT_TIMEOUT_MS;
   const settings = engineSettings(root, { queryTimeoutMs: opts.queryTimeoutMs });
+  // How long selection waits for an engine that is running but silent (hung, stopped): `engine.connectTimeoutMs`.
+  const connectTimeoutMs = opts.connectTimeoutMs ?? settings.connectTimeoutMs;
   if (settings.backend === "embedded") {
     const found = findIndexState(root);
     if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));

@@ -16,6 +16,8 @@ export interface EngineSettings {
   tls?: boolean;
   idleTimeoutSeconds: number;
   queryTimeoutMs: number;
+  /** How long test selection waits for a running engine (or a server) to answer before it runs everything. */
+  connectTimeoutMs: number;
   dockerImage: string;
 }
 
