@@ -1,7 +1,7 @@
 import type { Graph } from "../../graph/client.ts";
 import { readState, serverProcessAlive } from "../../graph/engine/embedded.ts";
 import { engineSettings } from "../../graph/engine/index.ts";
-import { pingSocket } from "../../graph/engine/resp.ts";
+import { respCommand } from "../../graph/engine/resp.ts";
 import { describeMissingIndex, findIndexState } from "../../graph/index-state.ts";
 import { openGraph } from "../../graph/open.ts";
 import { SelectionFault } from "./decide.ts";
@@ -22,8 +22,11 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
     const found = findIndexState(root);
     if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
     const server = readState();
-    if (server && serverProcessAlive(server) && !(await pingSocket(server.socket, connectTimeoutMs)))
-      throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
+    if (server && serverProcessAlive(server)) {
+      const reply = await respCommand(server.socket, ["PING"], connectTimeoutMs);
+      if (reply?.startsWith("-LOADING")) throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is still loading its data`);
+      if (reply !== "PONG") throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
+    }
     return openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });
   }
   if (settings.backend !== "server") return openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });

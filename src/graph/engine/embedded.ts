@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
@@ -9,6 +9,7 @@ import { withFileLock } from "./lock.ts";
 import { enginePaths, ensureSocketDir } from "./paths.ts";
 import { detectPlatform, platformName, type PlatformFacts } from "./platform.ts";
 import { chooseBuild, type EngineBuild, type Rejection } from "./provision.ts";
+import { compactLog, logTailBytes } from "./aof.ts";
 import { pingSocket, respCommand } from "./resp.ts";
 
 /**
@@ -22,6 +23,8 @@ import { pingSocket, respCommand } from "./resp.ts";
  * watchdog`, started with the server) wakes every idle/5 seconds (1-60 s), counts the server's other
  * clients as use, and SIGTERMs the server once nothing used it for engine.idleTimeoutSeconds
  * (0 = never; GUARD_ENGINE_IDLE_SECONDS overrides). Stopping is always SIGTERM: SHUTDOWN over ioredis hangs.
+ * The watchdog also keeps the append-only log's tail short, and a stop folds it into the base first
+ * (aof.ts: a long tail makes the next start replay queries for minutes).
  */
 export interface ServerState {
   pid: number;
@@ -36,7 +39,10 @@ export interface EmbeddedOptions {
   home?: string;
   facts?: PlatformFacts;
   idleTimeoutSeconds?: number;
+  /** How long a new server may take to answer at all (default 30 s). */
   startTimeoutMs?: number;
+  /** How long a server that answers "loading" may take to finish loading its data (default 15 min). */
+  loadTimeoutMs?: number;
   bundle?: BundleOptions;
   /** Start the idle watchdog (default: when idleTimeoutSeconds > 0). */
   watchdog?: boolean;
@@ -141,9 +147,13 @@ export async function ensureEmbedded(opts: EmbeddedOptions = {}): Promise<Server
   const paths = enginePaths(home);
   return withFileLock(paths.lock, async () => {
     const again = readState(home);
-    if (again && serverProcessAlive(again) && (await pingSocket(again.socket, 2000))) {
-      touchLastUsed(home);
-      return again;
+    if (again && serverProcessAlive(again)) {
+      // A server still loading its data is busy, not hung: wait for it rather than start the load over.
+      const reply = await waitUntilReady(again.socket, { startMs: 2000, loadMs: opts.loadTimeoutMs, alive: () => serverProcessAlive(again), dataDir: paths.data, logFile: paths.log });
+      if (reply === "ready") {
+        touchLastUsed(home);
+        return again;
+      }
     }
     if (again && serverProcessAlive(again)) await terminate(again.pid, 10000); // alive but silent: replace it
     const build = await resolveBuild(home, opts);
@@ -175,34 +185,36 @@ async function startServer(home: string, build: EngineBuild, opts: EmbeddedOptio
     "--appendonly", "yes",
     "--appendfsync", "always",
     "--appenddirname", "aof",
-    // Replaying a long log of graph queries at start-up is slow (tens of seconds for a few tens of MB):
-    // rewrite the log into an RDB base early, so a restart loads a snapshot plus a short tail.
+    // Replaying a long log of graph queries at start-up is slow (minutes for a few tens of MB): the
+    // server rewrites its log into an RDB base early too, besides the watchdog and stops (aof.ts).
     "--aof-use-rdb-preamble", "yes",
     "--auto-aof-rewrite-percentage", "100",
-    "--auto-aof-rewrite-min-size", "4mb",
+    "--auto-aof-rewrite-min-size", "1mb",
     "--save", "300 1",
     "--daemonize", "no",
     "--logfile", paths.log,
     "--loadmodule", resolve(build.module),
   ];
+  let logFrom = 0;
+  try {
+    logFrom = statSync(paths.log).size;
+  } catch {}
   const child = spawn(build.server, args, { detached: true, stdio: "ignore", cwd: paths.data });
   let exited: string | undefined;
   child.on("exit", (code, signal) => (exited = signal ? `killed by ${signal}` : `exited with ${code}`));
   child.on("error", (e) => (exited = e.message));
-  const deadline = Date.now() + (opts.startTimeoutMs ?? 30000);
-  for (;;) {
-    if (exited !== undefined) {
-      throw new GuardError("the embedded engine did not start", `${build.server} ${exited}${tailOf(paths.log) ? `: ${tailOf(paths.log)}` : ""}`, `see ${paths.log}`, EXIT.ERROR, "E_ENGINE_START");
-    }
-    if (existsSync(paths.socket) && (await pingSocket(paths.socket, 1000))) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGTERM");
-      throw new GuardError("the embedded engine did not answer in time", tailOf(paths.log) || "no answer on its socket", `see ${paths.log}`, EXIT.ERROR, "E_ENGINE_START");
-    }
-    await Bun.sleep(20);
+  const reply = await waitUntilReady(paths.socket, { startMs: opts.startTimeoutMs ?? 30000, loadMs: opts.loadTimeoutMs, alive: () => exited === undefined, dataDir: paths.data, logFile: paths.log, logFrom });
+  if (exited !== undefined) {
+    throw new GuardError("the embedded engine did not start", `${build.server} ${exited}${tailOf(paths.log) ? `: ${tailOf(paths.log)}` : ""}`, `see ${paths.log}`, EXIT.ERROR, "E_ENGINE_START");
+  }
+  if (reply !== "ready") {
+    child.kill("SIGTERM");
+    const why = reply === "loading" ? "it was still loading its data" : tailOf(paths.log) || "no answer on its socket";
+    throw new GuardError("the embedded engine did not answer in time", why, `see ${paths.log}`, EXIT.ERROR, "E_ENGINE_START");
   }
   child.unref();
-  compactLongLog(paths.data, paths.socket);
+  // Data written before the log was kept short may have left a long tail: fold it into the base now.
+  void compactLog(paths.socket, paths.data, { minBytes: 8 * 1024 * 1024 });
   const idle = idleSeconds(opts);
   const state: ServerState = { pid: child.pid as number, socket: paths.socket, build, startedAt: new Date().toISOString(), idleTimeoutSeconds: idle };
   if (idle > 0 && opts.watchdog !== false) state.watchdogPid = spawnWatchdog(home, state.pid);
@@ -210,16 +222,62 @@ async function startServer(home: string, build: EngineBuild, opts: EmbeddedOptio
   return state;
 }
 
-/** Data written before the rewrite settings above may have left a long log: ask for a rewrite now. */
-function compactLongLog(dataDir: string, socket: string): void {
-  const dir = join(dataDir, "aof");
-  let tail = 0;
+/**
+ * The server log's last start (after byte `from`, when given) reads its data and has not yet said it is
+ * ready (redis logs both).
+ */
+export function loadingPerLog(logFile: string, from = 0): boolean {
+  let text: string;
   try {
-    for (const f of readdirSync(dir)) if (f.endsWith(".incr.aof")) tail += statSync(join(dir, f)).size;
+    const fd = openSync(logFile, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const at = Math.max(from, size - 64 * 1024, 0);
+      const buf = Buffer.alloc(Math.max(0, size - at));
+      readSync(fd, buf, 0, buf.length, at);
+      text = buf.toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    return;
+    return false;
   }
-  if (tail > 8 * 1024 * 1024) void respCommand(socket, ["BGREWRITEAOF"], 2000);
+  const start = text.lastIndexOf("Redis is starting");
+  const last = start >= 0 ? text.slice(start) : text;
+  return /Server initialized/.test(last) && !/Ready to accept connections|ready to exit/.test(last);
+}
+
+/**
+ * Wait until the server at `socket` answers PING. Nothing there (or no answer) for `startMs` is "silent".
+ * A server that answers LOADING (or whose `logFile` says it is loading) is replaying its data: that gets
+ * `loadMs` more (default 15 min), with one line on a terminal saying why the wait is long. `alive` false
+ * (the process exited) ends the wait.
+ */
+export async function waitUntilReady(
+  socket: string,
+  o: { startMs: number; loadMs?: number; alive: () => boolean; dataDir?: string; logFile?: string; logFrom?: number; say?: (line: string) => void },
+): Promise<"ready" | "loading" | "silent"> {
+  const started = Date.now();
+  let loadingSince: number | undefined;
+  let told = false;
+  const say = o.say ?? ((line: string) => process.stderr.isTTY && process.stderr.write(`${line}\n`));
+  for (;;) {
+    if (!o.alive()) return "silent";
+    const reply = existsSync(socket) ? await respCommand(socket, ["PING"], 1000) : undefined;
+    if (reply === "PONG") return "ready";
+    const now = Date.now();
+    // While one long query of the log replays, the server answers nothing at all: its log says it is loading.
+    if (reply?.startsWith("-LOADING") || (o.logFile !== undefined && loadingPerLog(o.logFile, o.logFrom))) {
+      loadingSince ??= now;
+      if (!told && now - loadingSince > 2000) {
+        told = true;
+        const mb = o.dataDir ? Math.round(logTailBytes(o.dataDir) / 1048576) : 0;
+        say(`guard: the embedded engine is loading its data${mb > 0 ? ` (replaying ${mb} MB of log)` : ""}; later starts are quick`);
+      }
+      if (now - loadingSince > (o.loadMs ?? 15 * 60_000)) return "loading";
+    } else if (now - started > o.startMs) return "silent";
+    await Bun.sleep(loadingSince === undefined ? 20 : 200);
+  }
 }
 
 /** How this guard runs itself: the compiled binary alone, or bun + src/cli/main.ts from a checkout. */
@@ -287,7 +345,7 @@ export async function stopEmbedded(home = guardHome()): Promise<boolean> {
     const state = readState(home);
     if (!state) return false;
     const alive = serverProcessAlive(state);
-    if (alive) await terminate(state.pid);
+    if (alive) await stopServer(state, paths.data);
     if (state.watchdogPid && state.watchdogPid !== process.pid && pidAlive(state.watchdogPid)) {
       try {
         process.kill(state.watchdogPid, "SIGTERM");
@@ -299,7 +357,19 @@ export async function stopEmbedded(home = guardHome()): Promise<boolean> {
   });
 }
 
-/** The watchdog loop (`guard engine watchdog`): exits when the server is gone or after stopping it. */
+/** Stop a running server: its log folded into an RDB base first (so the next start loads fast), then SIGTERM. */
+async function stopServer(state: ServerState, dataDir: string): Promise<void> {
+  await compactLog(state.socket, dataDir, { minBytes: 64 * 1024, waitMs: 20_000 });
+  await terminate(state.pid);
+}
+
+/** How often the watchdog looks at the log's tail (a stat; a rewrite only past TAIL_REWRITE_BYTES). */
+const LOG_CHECK_SECONDS = 5;
+
+/**
+ * The watchdog loop (`guard engine watchdog`): keeps the server's log short (aof.ts), and stops the
+ * server once idle. Exits when the server is gone or after stopping it.
+ */
 export async function runWatchdog(serverPid: number, home = guardHome()): Promise<void> {
   const paths = enginePaths(home);
   for (;;) {
@@ -308,7 +378,10 @@ export async function runWatchdog(serverPid: number, home = guardHome()): Promis
     const idleLimit = state.idleTimeoutSeconds;
     if (idleLimit <= 0) return;
     const interval = Math.min(60, Math.max(1, Math.floor(idleLimit / 5)));
-    await Bun.sleep(interval * 1000);
+    for (let waited = 0; waited < interval; waited += LOG_CHECK_SECONDS) {
+      await Bun.sleep(Math.min(LOG_CHECK_SECONDS, interval - waited) * 1000);
+      await compactLog(state.socket, paths.data);
+    }
     const info = await respCommand(state.socket, ["INFO", "clients"], 2000);
     const clients = Number(info?.match(/connected_clients:(\d+)/)?.[1] ?? 0);
     if (clients > 1) touchLastUsed(home);
@@ -325,7 +398,7 @@ export async function runWatchdog(serverPid: number, home = guardHome()): Promis
         lastNow = statSync(paths.lastUsed).mtimeMs;
       } catch {}
       if (Date.now() - lastNow < idleLimit * 1000) return;
-      await terminate(now.pid);
+      await stopServer(now, paths.data);
       rmSync(paths.state, { force: true });
       rmSync(now.socket, { force: true });
     });
