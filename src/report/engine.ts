@@ -24,6 +24,7 @@ export function formatEngine(r: EngineActionReport): string {
   if (r.action === "stop" && s.backend === "server") lines.push(`guard does not stop a server it does not manage (${s.target})`);
   else if (r.action === "stop") lines.push(r.changed ? `engine stopped (${s.backend})` : `engine was not running (${s.backend})`);
   else if (r.action === "start") lines.push(`${r.changed ? "engine started" : "engine already running"} (${where})`);
+  else if (s.loading) lines.push(`engine loading its data (${where}, pid ${s.server?.pid}); it answers once that is done`);
   else lines.push(`engine ${s.running ? "running" : s.stale ? "not running (its last server died; the next guard call starts a new one)" : "not running"} (${where})`);
   if (s.server && r.action !== "stop") lines.push(`  build: ${describeBuild(s.server.build)}`);
   if (s.docker && s.backend === "docker" && r.action !== "stop") lines.push(`  container guard-falkordb: ${s.docker}`);

@@ -146,3 +146,21 @@ test("a server that answers nothing while its log says it is loading is waited f
     mute.close();
   }
 }, 30_000);
+
+test("guard engine status says a loading server is loading, not that it died", async () => {
+  const home = newHome("status-loading");
+  const dir = join(home, "engine");
+  // A stand-in for a redis-server busy replaying its log: a live process named like one, listening on nothing.
+  const standIn = Bun.spawn(["bash", "-c", "exec -a redis-server-stand-in sleep 60"], { stdout: "ignore", stderr: "ignore" });
+  try {
+    await Bun.write(join(dir, "server.log"), `${STARTING}\n`);
+    await Bun.write(join(dir, "server.json"), JSON.stringify({ pid: standIn.pid, socket: join(dir, "falkordb.sock"), build: {}, startedAt: new Date().toISOString(), idleTimeoutSeconds: 0 }));
+    const r = await runGuard(["engine", "status"], { env: { GUARD_HOME: home } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toStartWith("engine loading its data");
+    const j = await runGuard(["engine", "status", "--json"], { env: { GUARD_HOME: home } });
+    expect(JSON.parse(j.stdout).data.status).toMatchObject({ running: false, stale: false, loading: true });
+  } finally {
+    standIn.kill();
+  }
+}, 30_000);

@@ -53,6 +53,8 @@ export interface EmbeddedStatus {
   state?: ServerState;
   /** server.json names a server that is gone. */
   stale: boolean;
+  /** The server is alive and still loading its data (it answers once that is done). */
+  loading?: boolean;
   paths: ReturnType<typeof enginePaths>;
 }
 
@@ -92,8 +94,11 @@ export async function embeddedStatus(home = guardHome()): Promise<EmbeddedStatus
   const paths = enginePaths(home);
   const state = readState(home);
   if (!state) return { running: false, stale: false, paths };
-  const running = serverProcessAlive(state) && (await pingSocket(state.socket, 2000));
-  return { running, state, stale: !running, paths };
+  if (!serverProcessAlive(state)) return { running: false, state, stale: true, paths };
+  const reply = await respCommand(state.socket, ["PING"], 2000);
+  if (reply === "PONG") return { running: true, state, stale: false, paths };
+  const loading = reply?.startsWith("-LOADING") === true || loadingPerLog(paths.log);
+  return { running: false, state, stale: !loading, loading, paths };
 }
 
 export function touchLastUsed(home = guardHome()): void {

@@ -100,13 +100,15 @@ export interface EngineStatusReport {
   target?: string;
   server?: ServerState;
   stale?: boolean;
+  /** Embedded: alive, still loading its data. */
+  loading?: boolean;
   docker?: string;
 }
 
 export async function engineStatus(settings: EngineSettings, deps: EngineDeps = {}): Promise<EngineStatusReport> {
   if (settings.backend === "embedded") {
     const s = await embeddedStatus(deps.embedded?.home);
-    return { backend: "embedded", running: s.running, target: s.state ? `unix:${s.state.socket}` : `unix:${s.paths.socket}`, server: s.state, stale: s.stale };
+    return { backend: "embedded", running: s.running, target: s.state ? `unix:${s.state.socket}` : `unix:${s.paths.socket}`, server: s.state, stale: s.stale, ...(s.loading ? { loading: true } : {}) };
   }
   const target = targetFor(settings) as EngineTarget;
   const shown = target.kind === "tcp" ? `${target.tls ? "rediss" : "redis"}://${target.host}:${target.port}` : target.path;
