@@ -9,11 +9,13 @@ const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024)
 const rel = (root: string, p: string) => (p.startsWith(`${root}/`) ? relative(root, p) : p);
 const shown = (root: string, paths: string[]) => paths.slice(0, 3).map((p) => JSON.stringify(rel(root, p)).slice(1, -1)).join(", ") + (paths.length > 3 ? ` +${paths.length - 3}` : "");
 
-export const trashListEnvelope = (list: TxSummary[]): Envelope<{ transactions: TxSummary[] }> => envelope("trash-list", { transactions: list });
+export const trashListEnvelope = (list: TxSummary[], damaged: string[] = []): Envelope<{ transactions: TxSummary[]; damaged: string[] }> =>
+  envelope("trash-list", { transactions: list, damaged });
 
-export function formatTrashList(root: string, list: TxSummary[]): string {
-  if (list.length === 0) return "the trash is empty\n";
+export function formatTrashList(root: string, list: TxSummary[], damaged: string[] = []): string {
+  if (list.length === 0 && damaged.length === 0) return "the trash is empty\n";
   const out = list.map((s) => `${s.txid}  ${s.state.padEnd(9)} ${String(s.inTrash).padStart(4)}/${s.items} held  ${size(s.bytes).padStart(9)}  ${shown(root, s.paths)}  (${s.reason})`);
+  for (const txid of damaged) out.push(`${txid}  damaged   its manifest cannot be read; its files are under .guard/trash/${txid}/items/`);
   return `${out.join("\n")}\n`;
 }
 

@@ -81,6 +81,17 @@ export function readManifest(root: string, txid: string): TrashManifest | undefi
 
 export const TXID_RE = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
+/** Transactions whose manifest cannot be read (their items stay where they are: gc never sees them). */
+export function listDamaged(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(trashDir(root));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => TXID_RE.test(n) && readManifest(root, n) === undefined).sort();
+}
+
 /** Every transaction with a readable manifest, oldest first. */
 export function listManifests(root: string): TrashManifest[] {
   let names: string[];

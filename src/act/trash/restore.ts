@@ -1,9 +1,9 @@
-import { closeSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, relative } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
-import { readManifest, txDir, writeManifest, type TrashManifest } from "./manifest.ts";
+import { TXID_RE, readManifest, txDir, writeManifest, type TrashManifest } from "./manifest.ts";
 import { moveAcross } from "./move.ts";
 import { relocate } from "./relocate.ts";
 import { whereIs } from "./status.ts";
@@ -18,9 +18,13 @@ export interface RestoreResult {
 }
 
 export function requireManifest(root: string, txid: string): TrashManifest {
+  // Checked before the id names any path: `../x` must not reach outside the trash.
+  if (!TXID_RE.test(txid)) throw new GuardError(`no trash transaction ${txid}`, "transaction ids look like 20261201-101502-ab12cd", "see `guard trash list`", EXIT.USAGE, "E_NO_TXID");
   const m = readManifest(root, txid);
-  if (!m) throw new GuardError(`no trash transaction ${txid}`, undefined, "see `guard trash list`", EXIT.USAGE, "E_NO_TXID");
-  return m;
+  if (m) return m;
+  if (existsSync(txDir(root, txid)))
+    throw new GuardError(`trash transaction ${txid} is damaged`, "its manifest cannot be read", `its files are under ${relative(root, join(txDir(root, txid), "items"))}/; copy them back by hand`, EXIT.ERROR, "E_TRASH_DAMAGED");
+  throw new GuardError(`no trash transaction ${txid}`, undefined, "see `guard trash list`", EXIT.USAGE, "E_NO_TXID");
 }
 
 /** One restore at a time per transaction: an O_EXCL lock file holding the pid (a dead holder's lock is taken over). */
@@ -53,6 +57,7 @@ function lock(root: string, txid: string): () => void {
  * A kept item's changed original is always moved into that new transaction first (no `force` needed).
  */
 export function restore(root: string, txid: string, opts: { force?: boolean } = {}): RestoreResult {
+  requireManifest(root, txid);
   const unlock = lock(root, txid);
   try {
     const m = requireManifest(root, txid);

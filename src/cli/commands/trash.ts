@@ -24,11 +24,12 @@ export const trash: CommandSpec = {
     };
     switch (action) {
       case "list": {
-        const { listManifests } = await import("../../act/trash/manifest.ts");
+        const { listDamaged, listManifests } = await import("../../act/trash/manifest.ts");
         const { summarize } = await import("../../act/trash/status.ts");
         const list = listManifests(root).map((m) => summarize(root, m));
-        if (options.json) printJson(report.trashListEnvelope(list));
-        else process.stdout.write(report.formatTrashList(root, list));
+        const damaged = listDamaged(root);
+        if (options.json) printJson(report.trashListEnvelope(list, damaged));
+        else process.stdout.write(report.formatTrashList(root, list, damaged));
         return EXIT.OK;
       }
       case "show": {
