@@ -46,7 +46,7 @@ export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> =
 
 /**
  *   RELOCATE  SHELL_DELETE
- *   rm deletes notes.txt: guard moves them to its trash first, so they can be restored (undo: guard trash restore 20261201-101502-ab12cd)
+ *   rm deletes notes.txt: guard saves them in its trash first, so they can be restored (undo: guard trash restore 20261201-101502-ab12cd)
  */
 export function formatShell(r: ShellCheckReport): string {
   const lines = [`${r.decision}  ${r.code}`, r.reason];

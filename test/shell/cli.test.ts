@@ -34,6 +34,9 @@ test("without --dry-run a RELOCATE is compensated and the text says how to undo 
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^RELOCATE  SHELL_DELETE\n/);
   const txid = /guard trash restore ([0-9a-f-]+)/.exec(r.stdout)![1]!;
+  // rm without -f must still find the file (it fails on a missing one): guard saved it as a hard link.
+  expect(existsSync(join(fx.ws, "docs", "guide.md"))).toBe(true);
+  expect(Bun.spawnSync(["rm", "guide.md"], { cwd: join(fx.ws, "docs") }).exitCode).toBe(0);
   expect(existsSync(join(fx.ws, "docs", "guide.md"))).toBe(false);
   const back = guard(["trash", "restore", txid], fx.ws);
   expect(back.code, back.stderr).toBe(0);

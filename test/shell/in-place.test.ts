@@ -2,13 +2,14 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { guardCommand } from "../../src/act/trash/compensate.ts";
-import { guard, sh } from "../helpers/repo.ts";
+import { guard, sh, writeFiles } from "../helpers/repo.ts";
 import { manifestLies } from "../trash/helpers.ts";
 import { buildShellFixture } from "./fixture.ts";
 
-// Commands that rewrite a file where it stands: guard copies the current version into the trash and leaves
-// the file in place, so the real command (run here after guardCommand, as the host would) behaves exactly
-// as it would without guard, and `guard trash restore` brings the old version back.
+// guard saves what a command will destroy without changing what the command does: a file rewritten where
+// it stands is copied into the trash and left in place; a file deleted by a program that fails when it is
+// already gone (`rm` without -f) is hard-linked there and left for the program to delete. The real command
+// runs here after guardCommand, as the host would, and `guard trash restore` brings the old version back.
 const fx = buildShellFixture();
 afterAll(() => rmSync(fx.base, { recursive: true, force: true }));
 const ctx = { cwd: fx.ws, env: { HOME: fx.home } };
@@ -111,6 +112,60 @@ describe("in-place rewrites are copied, not moved", () => {
     expect(v.decision).toBe("RELOCATE");
     expect(existsSync(at("notes.txt"))).toBe(false);
     bash("echo x > notes.txt && rm notes.txt");
+    restore(v.recovery!.txid);
+    expect(read("notes.txt")).toBe("my notes\n");
+  });
+
+  test("rm without -f still finds its file, so the rest of the line runs; restore brings the file back", async () => {
+    writeFileSync(at("notes.txt"), "my notes\n");
+    const v = await guardCommand("rm notes.txt && echo next", ctx);
+    expect(v.decision).toBe("RELOCATE");
+    expect(read("notes.txt")).toBe("my notes\n");
+    expect(bash("rm notes.txt && echo next").trim()).toBe("next");
+    expect(existsSync(at("notes.txt"))).toBe(false);
+    restore(v.recovery!.txid);
+    expect(read("notes.txt")).toBe("my notes\n");
+  });
+
+  test("rm -r of a directory: the tree is saved as hard links (no copy), rm deletes it, restore brings it back whole", async () => {
+    writeFiles(at("old"), { "a.txt": "a\n", "deep/b.txt": "b\n" });
+    chmodSync(at("old", "a.txt"), 0o640);
+    const inode = statSync(at("old", "a.txt")).ino;
+    const v = await guardCommand("rm -r old", ctx);
+    const m = JSON.parse(readFileSync(at(".guard", "trash", v.recovery!.txid, "manifest.json"), "utf8"));
+    expect(m.items).toMatchObject([{ state: "kept", method: "link" }]);
+    expect(statSync(join(fx.ws, ".guard", "trash", v.recovery!.txid, m.items[0].stored, "a.txt")).ino).toBe(inode);
+    bash("rm -r old");
+    expect(existsSync(at("old"))).toBe(false);
+    restore(v.recovery!.txid);
+    expect(read("old", "deep", "b.txt")).toBe("b\n");
+    expect(statSync(at("old", "a.txt")).mode & 0o777).toBe(0o640);
+    rmSync(at("old"), { recursive: true });
+  });
+
+  test("rm -f tolerates a missing file: its target is moved into the trash as before", async () => {
+    writeFileSync(at("notes.txt"), "my notes\n");
+    const v = await guardCommand("rm -f notes.txt", ctx);
+    expect(existsSync(at("notes.txt"))).toBe(false);
+    restore(v.recovery!.txid);
+    expect(read("notes.txt")).toBe("my notes\n");
+  });
+
+  test("a directory deleted and rewritten inside in one line is moved, never linked (a link would share the rewrite)", async () => {
+    writeFiles(at("old"), { "a.txt": "a\n" });
+    const v = await guardCommand("echo x > old/a.txt; rm -r old", ctx);
+    expect(v.decision).toBe("RELOCATE");
+    expect(existsSync(at("old"))).toBe(false);
+    restore(v.recovery!.txid);
+    expect(read("old", "a.txt")).toBe("a\n");
+    rmSync(at("old"), { recursive: true });
+  });
+
+  test("shred -u overwrites before it deletes: the file is copied, so the trash keeps the real content", async () => {
+    writeFileSync(at("notes.txt"), "my notes\n");
+    const v = await guardCommand("shred -u notes.txt", ctx);
+    bash("shred -u notes.txt");
+    expect(existsSync(at("notes.txt"))).toBe(false);
     restore(v.recovery!.txid);
     expect(read("notes.txt")).toBe("my notes\n");
   });

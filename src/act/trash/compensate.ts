@@ -15,7 +15,8 @@ const blockWith = (v: ShellVerdict, code: string, reason: string): ShellVerdict 
 
 /**
  * The shell guard's acting half (the deciding half is classifyCommand in src/decide/shell): classify, then compensate before the command runs: snapshot before git overwrites, move what would
- * be deleted into the trash, copy there what would be rewritten in place. Every step is recorded first in `.guard/events.jsonl`; if recording or
+ * be deleted into the trash (or hard-link it there, when the command must still find it), copy there
+ * what would be rewritten in place. Every step is recorded first in `.guard/events.jsonl`; if recording or
  * compensating fails, the answer is BLOCK and nothing was deleted.
  */
 export async function guardCommand(command: string, ctx: ShellContext): Promise<ShellVerdict> {
@@ -48,10 +49,10 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
       const s = snapshotRefs(root, refs, { reason: "SHELL_GIT_REF_DELETE", command: logged });
       done.push({ kind: "snapshot", txid: s.id, restore: `guard snapshot restore ${s.id}`, paths: (s.refs ?? []).map((r) => r.ref), done: true });
     }
-    const { paths, keep } = relocationPlan(v.operations, root);
+    const { paths, keep, link } = relocationPlan(v.operations, root);
     if (paths.length) {
       const maxBytes = loadConfig(root).trash?.maxBytes ?? DEFAULTS.trash.maxBytes;
-      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes, keep });
+      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes, keep, link });
       done.push({ kind: "relocate", txid: m.txid, restore: `guard trash restore ${m.txid}`, paths: paths.map((p) => relative(root, p)), done: true });
     }
   } catch (e) {

@@ -8,8 +8,9 @@ export const MANIFEST_VERSION = 1;
  * - pending: the move is about to happen (or happened and was not yet confirmed: check the disk)
  * - copied: a cross-device copy is complete and verified in the trash; the original is being deleted
  * - moved: the original is gone and the trash holds it
- * - kept: a verified copy is in the trash and the original was left in place, for a command that rewrites
- *   it where it stands (`> file`, `sed -i`, `cp` onto it): the copy is the version before the command
+ * - kept: a verified copy (or tree of hard links) is in the trash and the original was left in place, for
+ *   a command that rewrites it where it stands (`> file`, `sed -i`) or deletes it but fails when it is
+ *   already gone (`rm` without -f): the copy is the version before the command
  * - missing: the original did not exist when the move was tried
  * - restored: put back where it was
  */
@@ -25,7 +26,8 @@ export interface TrashItem {
   bytes: number;
   files: number;
   state: ItemState;
-  method?: "rename" | "copy";
+  /** rename / copy: how it got into the trash; link: a tree of hard links to an original left in place. */
+  method?: "rename" | "copy" | "link";
 }
 
 export type TxState = "intent" | "done" | "failed" | "restoring" | "restored";

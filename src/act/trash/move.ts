@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
-import { copyTree, removeTree, treeDigest } from "./tree.ts";
+import { copyTree, linkTree, removeTree, treeDigest } from "./tree.ts";
 
 /**
  * Move `from` to `to`: one rename on the same file system; across file systems a copy to a partial
@@ -24,14 +24,15 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
 }
 
 /**
- * Copy `from` to `to` and leave `from` where it is: a copy to a partial name, a verification against the
- * source, then a rename to the final name (so `to` exists only as a complete, verified copy).
+ * Copy `from` to `to` and leave `from` where it is: a copy (or a tree of hard links) to a partial name, a
+ * verification against the source, then a rename to the final name (so `to` exists only as a complete,
+ * verified copy).
  */
-export function copyVerified(from: string, to: string): void {
+export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy"): void {
   mkdirSync(dirname(to), { recursive: true });
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
-  copyTree(from, partial);
+  (how === "link" ? linkTree : copyTree)(from, partial);
   if (treeDigest(from) !== treeDigest(partial)) {
     removeTree(partial);
     throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");

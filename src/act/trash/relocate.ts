@@ -20,6 +20,12 @@ export interface RelocateOptions {
    * without the old one's mode, a symlink replaced instead of written through, `sed -i` failing).
    */
   keep?: ReadonlySet<string>;
+  /**
+   * Paths to save as a tree of hard links and leave in place, for a command that deletes them but fails
+   * when they are already gone (`rm` without -f, rmdir, `find -delete`): the command then runs as it
+   * would without guard, and the links keep the content once it has deleted the originals.
+   */
+  link?: ReadonlySet<string>;
 }
 
 /** Bytes the trash holds now (items still in it). */
@@ -72,10 +78,11 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         continue;
       }
       const to = join(dir, it.stored);
-      if (opts.keep?.has(it.original)) {
-        copyVerified(it.original, to);
+      const leave = opts.link?.has(it.original) ? "link" : opts.keep?.has(it.original) ? "copy" : undefined;
+      if (leave) {
+        copyVerified(it.original, to, leave);
         it.state = "kept";
-        it.method = "copy";
+        it.method = leave;
         if (it.n % every === 0) writeManifest(root, m);
         continue;
       }

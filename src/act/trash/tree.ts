@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, constants, lstatSync, lutimesSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { chmodSync, copyFileSync, constants, linkSync, lstatSync, lutimesSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 
@@ -37,6 +37,34 @@ export function measure(path: string): TreeSize {
  * Anything else (sockets, devices, fifos) is refused: a copy guard cannot make is not a compensation.
  */
 export function copyTree(src: string, dst: string): void {
+  mirror(src, dst, copyFile);
+}
+
+/**
+ * Mirror a tree with hard links: directories are made anew (same modes and times), files are linked (so
+ * they cost no space while the original lives, and keep their content when it is deleted), symlinks are
+ * copied as links. A file on another file system is copied. Anything else is refused, like copyTree.
+ * Not for a tree about to be rewritten in place: a link shares the rewrite.
+ */
+export function linkTree(src: string, dst: string): void {
+  mirror(src, dst, (from, to, st) => {
+    try {
+      linkSync(from, to);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EXDEV" && (e as NodeJS.ErrnoException).code !== "EPERM") throw e;
+      copyFile(from, to, st);
+    }
+  });
+}
+
+function copyFile(src: string, dst: string, st: Stats): void {
+  copyFileSync(src, dst, constants.COPYFILE_EXCL);
+  chmodSync(dst, st.mode & 0o7777);
+  utimesSync(dst, st.atime, st.mtime);
+}
+
+/** Walk `src` into `dst`: directories made anew, symlinks copied as links, regular files through `file`. */
+function mirror(src: string, dst: string, file: (src: string, dst: string, st: Stats) => void): void {
   const st = lstatSync(src);
   if (st.isSymbolicLink()) {
     symlinkSync(readlinkSync(src), dst);
@@ -45,15 +73,10 @@ export function copyTree(src: string, dst: string): void {
     } catch {}
     return;
   }
-  if (st.isFile()) {
-    copyFileSync(src, dst, constants.COPYFILE_EXCL);
-    chmodSync(dst, st.mode & 0o7777);
-    utimesSync(dst, st.atime, st.mtime);
-    return;
-  }
+  if (st.isFile()) return file(src, dst, st);
   if (st.isDirectory()) {
     mkdirSync(dst, { mode: 0o700 });
-    for (const name of readdirSync(src)) copyTree(join(src, name), join(dst, name));
+    for (const name of readdirSync(src)) mirror(join(src, name), join(dst, name), file);
     chmodSync(dst, st.mode & 0o7777);
     utimesSync(dst, st.atime, st.mtime);
     return;

@@ -102,24 +102,48 @@ export function relocationTargets(ops: Operation[]): string[] {
 /** Programs whose overwrite replaces the directory entry itself (a symlink is replaced, not written through). */
 const REPLACES_ENTRY = new Set(["mv", "ln"]);
 
+/** A deleting operation that fails when its target is already gone (`rm` without -f, rmdir, unlink, find). */
+function failsWhenGone(op: Operation): boolean {
+  if (op.program === "rmdir" || op.program === "unlink" || op.program === "find") return true;
+  if (op.program !== "rm") return false;
+  const options = op.argv.slice(1, op.argv.includes("--") ? op.argv.indexOf("--") : undefined);
+  return !options.some((a) => a === "--force" || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
+}
+
 /**
- * How guard saves each relocation target before the line runs. A target some operation deletes is moved
- * into the trash. A target that is only rewritten where it stands (`>`, tee, truncate, `sed -i`, `cp`
- * onto it, `mv` over it) is copied there and left in place (`keep`), so the command acts on it exactly
- * as it would without guard. A symlink that a content writer writes through is saved as the file it
- * points to when that lies in the workspace; one pointing elsewhere is moved, so the command makes a
- * new file in its place and the link's target is not touched.
+ * How guard saves each relocation target before the line runs, so that the command then acts on the
+ * files exactly as it would without guard:
+ * - rewritten where it stands (`>`, tee, truncate, `sed -i`, `cp` onto it, `mv` over it, shred): copied
+ *   into the trash and left in place (`keep`). A symlink that a content writer writes through is saved as
+ *   the file it points to when that lies in the workspace; one pointing elsewhere is moved, so the command
+ *   makes a new file in its place and the link's target is not touched.
+ * - deleted by a program that fails when the target is already gone (`rm` without -f, rmdir, find
+ *   -delete): saved as a tree of hard links and left for the program to delete (`link`), unless something
+ *   in the line also rewrites it (a link would share the rewrite).
+ * - deleted otherwise (`rm -f`, rsync --delete), or deleted and rewritten: moved into the trash.
  */
-export function relocationPlan(ops: Operation[], root: string): { paths: string[]; keep: Set<string> } {
+export function relocationPlan(ops: Operation[], root: string): { paths: string[]; keep: Set<string>; link: Set<string> } {
   const relocating = ops.filter((o) => o.decision?.decision === "RELOCATE");
   const pathsOf = (os: Operation[]) => new Set(os.flatMap((o) => o.targets.map((t) => t.path)).filter((p): p is string => p !== undefined));
-  const deleted = pathsOf(relocating.filter((o) => o.kind === "delete"));
+  const deleting = relocating.filter((o) => o.kind === "delete");
+  const deleted = pathsOf(deleting);
+  const shredded = pathsOf(deleting.filter((o) => o.program === "shred"));
+  const rewritten = pathsOf(relocating.filter((o) => o.kind === "overwrite"));
   const writtenThrough = pathsOf(relocating.filter((o) => o.kind === "overwrite" && !REPLACES_ENTRY.has(o.program)));
+  const rewrittenWithin = (p: string) => [...rewritten].some((r) => r === p || r.startsWith(p + sep));
+  const linkable = (p: string) => deleting.some((o) => o.targets.some((t) => t.path === p) && failsWhenGone(o)) && !rewrittenWithin(p);
   const paths: string[] = [];
   const keep = new Set<string>();
+  const link = new Set<string>();
   for (const p of relocationTargets(ops)) {
+    if (deleted.has(p)) {
+      paths.push(p);
+      if (shredded.has(p) && !rewritten.has(p)) keep.add(p);
+      else if (!shredded.has(p) && linkable(p)) link.add(p);
+      continue;
+    }
     let saved = p;
-    if (!deleted.has(p) && writtenThrough.has(p) && lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    if (writtenThrough.has(p) && lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
       const real = realOrUndefined(p);
       if (!real || !(real === root || real.startsWith(root + sep))) {
         paths.push(p);
@@ -128,9 +152,9 @@ export function relocationPlan(ops: Operation[], root: string): { paths: string[
       saved = real;
     }
     if (!paths.includes(saved)) paths.push(saved);
-    if (!deleted.has(p)) keep.add(saved);
+    keep.add(saved);
   }
-  return { paths, keep };
+  return { paths, keep, link };
 }
 
 function realOrUndefined(p: string): string | undefined {

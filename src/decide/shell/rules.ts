@@ -172,7 +172,7 @@ export const SHELL_RULES: ShellRule[] = [
     id: "delete",
     code: "SHELL_DELETE",
     decision: "RELOCATE",
-    explain: "{program} deletes {targets}: guard moves them to its trash first, so they can be restored",
+    explain: "{program} deletes {targets}: guard saves them in its trash first, so they can be restored",
     when: { kinds: ["delete"] },
     examples: {
       flag: [
