@@ -6,14 +6,15 @@
  *
  * Cold start = a new GUARD_HOME each run: find the build, spawn the server, wait for its socket,
  * connect, answer `RETURN 1`. Round trips run on one connection against a 10k-node graph.
- * Writes bench/results/engine.md (machine, date, medians).
+ * Writes bench/results/engine.md (machine, date, medians); a hand-written section from "## Notes" on is kept.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { GraphClient } from "../src/graph/client.ts";
 import { ensureEmbedded, stopEmbedded } from "../src/graph/engine/embedded.ts";
 import { detectLibc } from "../src/graph/engine/platform.ts";
+import { writeResults } from "./projects.ts";
 
 const args = process.argv.slice(2);
 const num = (name: string, def: number) => {
@@ -94,5 +95,5 @@ Command: \`bun bench/engine.ts --runs ${RUNS} --queries ${QUERIES}\` (shared, no
 | 20k-row MERGE in 5k-row UNWIND batches (appendfsync always) | ${fmt(batchMs)} ms total | | 1 |
 `;
 const out = resolve(import.meta.dir, "results", "engine.md");
-writeFileSync(out, md);
+writeResults(out, md);
 process.stdout.write(md);
