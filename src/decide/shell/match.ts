@@ -20,6 +20,7 @@ export function matches(m: RuleMatch, op: Operation): boolean {
   if (m.git && !(op.kind === "git" && op.git && m.git.includes(op.git.effect))) return false;
   if (m.anyTarget && !op.targets.some((t) => m.anyTarget!.some((x) => passes(t, x)))) return false;
   if (m.everyTarget && !(op.targets.length > 0 && op.targets.every((t) => m.everyTarget!.some((x) => passes(t, x))))) return false;
+  if (m.noTargets !== undefined && m.noTargets !== (op.targets.length === 0)) return false;
   if (m.via && !op.via.some((v) => m.via!.includes(v))) return false;
   if (m.nested !== undefined && m.nested !== (op.nesting !== "top" && op.nesting !== "pipeline")) return false;
   if (m.afterUnknownEffect !== undefined && m.afterUnknownEffect !== op.afterUnknownEffect) return false;

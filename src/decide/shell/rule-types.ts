@@ -12,6 +12,8 @@ export interface RuleMatch {
   anyTarget?: TargetTest[];
   /** There are targets, and every one passes one of the tests. */
   everyTarget?: TargetTest[];
+  /** The operation names no target at all (a `find … -delete` that matches nothing). */
+  noTargets?: boolean;
   /** Run through one of these wrappers (sudo, doas). */
   via?: string[];
   /** Runs inside a loop, conditional, function, background job or command substitution. */

@@ -161,6 +161,14 @@ export const SHELL_RULES: ShellRule[] = [
     },
   },
   {
+    id: "no-targets",
+    code: "SHELL_NO_TARGETS",
+    decision: "ALLOW",
+    explain: "{program} matches no file: nothing to lose",
+    when: { kinds: LOSSY, noTargets: true },
+    examples: { flag: ["find . -name '*.nomatch' -delete", "find docs -name '*.pyc' -delete"], pass: ["find . -name '*.txt' -delete", "rm notes.txt"] },
+  },
+  {
     id: "nothing-to-lose",
     code: "SHELL_NOTHING_TO_LOSE",
     decision: "ALLOW",
