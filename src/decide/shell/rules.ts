@@ -64,6 +64,20 @@ export const SHELL_RULES: ShellRule[] = [
     examples: { flag: ["mkfs.ext4 /dev/sdb1", "wipefs -a /dev/sda", "sudo fdisk /dev/nvme0n1"], pass: ["df -h", "lsblk"] },
   },
   {
+    id: "irreversible-outside",
+    code: "SHELL_IRREVERSIBLE",
+    decision: "ASK",
+    explain: "{program} destroys {targets}, outside the workspace's files: guard cannot save them first",
+    when: { kinds: ["irreversible"] },
+    examples: {
+      flag: [
+        "docker compose down -v", "docker-compose down --volumes", "docker volume rm pgdata", "docker volume prune -f", "docker system prune -a --volumes",
+        "terraform destroy -auto-approve", "terraform apply -destroy", "kubectl delete namespace staging", "helm uninstall web", "dropdb app_dev", "redis-cli FLUSHALL",
+      ],
+      pass: ["docker compose down", "docker compose up -d", "docker volume ls", "terraform plan", "kubectl get pods", "helm list", "redis-cli GET k"],
+    },
+  },
+  {
     id: "unresolved-target",
     code: "SHELL_UNRESOLVED_TARGET",
     decision: "BLOCK",

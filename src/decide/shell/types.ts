@@ -37,10 +37,11 @@ export interface Target {
  * - move-source: the targets move away (mv's sources)
  * - git: a git subcommand; `git` says which and how
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
+ * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =

@@ -1,5 +1,6 @@
 import type { Interpreter } from "./args.ts";
 import { awk, perl, sed } from "./editors.ts";
+import { docker, dockerCompose, dropdb, helm, kubectl, redisCli, terraform } from "./external.ts";
 import { cp, create, dd, disk, ln, mv, remove, rsync, shred, tee, truncate } from "./files.ts";
 import { find } from "./find.ts";
 import { git } from "./git.ts";
@@ -25,6 +26,15 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   find,
   rsync,
   git,
+  docker,
+  podman: docker,
+  "docker-compose": dockerCompose,
+  terraform,
+  tofu: terraform,
+  kubectl,
+  helm,
+  dropdb,
+  "redis-cli": redisCli,
   mkfs: disk,
   mke2fs: disk,
   mkswap: disk,
