@@ -220,10 +220,13 @@ export const SHELL_RULES: ShellRule[] = [
         "printf x >| notes.txt", "ls &> notes.txt", "cd src && echo x > app.ts", "cd src; ls | sort > app.ts", "cd src && { echo x > app.ts; }",
         "sed -i 's/a/b/' notes.txt", "sed -i.bak -e s/a/b/ README.md", "sed -n -i '' 's/a/b/p' notes.txt", "sed --in-place=.orig s/a/b/ src/app.ts",
         "perl -pi -e 's/a/b/' notes.txt", "perl -i.bak -pe 's/a/b/' README.md", "gawk -i inplace '{print}' notes.txt",
+        "curl -sSo notes.txt https://example.invalid/x", "curl --output README.md https://example.invalid/x", "wget -O notes.txt https://example.invalid/x",
+        "wget --output-document=README.md https://example.invalid/x", "install -m 644 notes.txt README.md", "install notes.txt docs/guide.md",
       ],
       pass: [
         "echo hi >> notes.txt", "echo hi > new.txt", "cd docs && echo x > README.md", "mv -n notes.txt README.md", "cp notes.txt fresh.txt", "ls 2>/dev/null", "ls > /dev/null 2>&1",
         "sed 's/a/b/' notes.txt", "sed -e s/a/b/ -n notes.txt > new.txt", "perl -pe 's/a/b/' notes.txt", "awk '{print}' notes.txt", "sed -i s/a/b/ missing.txt",
+        "curl -o fresh.txt https://example.invalid/x", "curl -s https://example.invalid/x", "wget https://example.invalid/notes.txt", "install -d out", "install -m 644 notes.txt fresh.txt",
       ],
     },
   },

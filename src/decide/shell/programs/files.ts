@@ -28,8 +28,10 @@ function landing(src: Arg, dest: Target, ctx: InterpretContext, intoDir: boolean
   return dest;
 }
 
-function transfer(args: Arg[], ctx: InterpretContext, moves: boolean): Interpreted {
-  const p = parseOptions(args, { short: "tS", long: ["--target-directory", "--suffix"] });
+const CP_SHAPE = { short: "tS", long: ["--target-directory", "--suffix"] };
+
+function transfer(args: Arg[], ctx: InterpretContext, moves: boolean, shape = CP_SHAPE): Interpreted {
+  const p = parseOptions(args, shape);
   const noClobber = has(p, "-n", "--no-clobber", "--update=none", "-b", "--backup");
   let sources = p.operands;
   let destArg: Arg | undefined;
@@ -99,3 +101,33 @@ export const rsync: Interpreter = (args, ctx) => {
 };
 
 export const disk: Interpreter = (args, ctx) => ({ effects: [{ kind: "disk", targets: parseOptions(args).operands.map(ctx.resolve) }], unknownEffect: true });
+
+/**
+ * A downloader's output files: existing ones are overwritten, missing ones created. Other files it may
+ * write (remote names, header dumps, cookie jars, recursive fetches) stay an unknown effect.
+ */
+function downloads(targets: Target[]): Interpreted {
+  return done([{ kind: "overwrite", targets: targets.filter((t) => t.unresolved || t.exists) }, { kind: "create", targets: targets.filter((t) => !t.unresolved && !t.exists) }], true);
+}
+
+/** curl -o FILE / --output FILE write FILE (-O names it after the URL: not modeled, the download is new or overwrites). */
+export const curl: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "oTdHXuAeFbcKrwxEyY", long: ["--output", "--upload-file", "--data", "--header", "--request", "--user", "--user-agent", "--referer", "--form", "--cookie", "--cookie-jar", "--range", "--write-out", "--proxy", "--config", "--max-time", "--connect-timeout", "--retry", "--cacert", "--cert", "--key"] });
+  const out = [...(p.values.get("-o") ?? []), ...(p.values.get("--output") ?? [])].filter((v) => v !== "-");
+  return downloads(out.map((value) => ctx.resolve({ value })));
+};
+
+/** wget -O FILE / --output-document=FILE writes FILE; without it wget never overwrites (it names the copy file.1). */
+export const wget: Interpreter = (args, ctx) => {
+  const p = parseOptions(args, { short: "OoaPeUtTwQ", long: ["--output-document", "--output-file", "--append-output", "--directory-prefix", "--user-agent", "--tries", "--timeout", "--wait", "--quota", "--header"] });
+  const out = [...(p.values.get("-O") ?? []), ...(p.values.get("--output-document") ?? [])].filter((v) => v !== "-");
+  return downloads(out.map((value) => ctx.resolve({ value })));
+};
+
+/** install SRC... DEST copies like cp (-d only makes directories). */
+export const install: Interpreter = (args, ctx) => {
+  const shape = { short: "mogSt", long: ["--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"] };
+  const p = parseOptions(args, shape);
+  if (has(p, "-d", "--directory")) return done([{ kind: "create", targets: p.operands.map(ctx.resolve) }]);
+  return transfer(args, ctx, false, shape);
+};

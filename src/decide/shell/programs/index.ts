@@ -1,7 +1,7 @@
 import type { Interpreter } from "./args.ts";
 import { awk, perl, sed } from "./editors.ts";
 import { docker, dockerCompose, dropdb, helm, kubectl, redisCli, terraform } from "./external.ts";
-import { cp, create, dd, disk, ln, mv, remove, rsync, shred, tee, truncate } from "./files.ts";
+import { cp, create, curl, dd, disk, install, ln, mv, remove, rsync, shred, tee, truncate, wget } from "./files.ts";
 import { find } from "./find.ts";
 import { git } from "./git.ts";
 
@@ -17,6 +17,9 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   ln,
   tee,
   dd,
+  curl,
+  wget,
+  install,
   sed,
   perl,
   awk,
