@@ -1,12 +1,15 @@
 import { expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GraphClient } from "../../src/graph/client.ts";
 import { TAIL_REWRITE_BYTES, compactLog, logTailBytes } from "../../src/graph/engine/aof.ts";
 import { ensureEmbedded, loadingPerLog, readState, stopEmbedded, waitUntilReady } from "../../src/graph/engine/embedded.ts";
+import type { DoctorContext } from "../../src/cli/doctor/check.ts";
+import { engineLog } from "../../src/cli/doctor/engine-checks.ts";
+import { DEFAULTS } from "../../src/state/config.ts";
 import { runGuard } from "./run-guard.ts";
 
 // A long append-only log makes the next start replay graph queries one by one (minutes for tens of MB):
@@ -164,3 +167,28 @@ test("guard engine status says a loading server is loading, not that it died", a
     standIn.kill();
   }
 }, 30_000);
+
+test("guard doctor's engine.log check warns about a long tail and says how to fold it; other backends are not guard's to keep", async () => {
+  const home = newHome("doctor-log");
+  mkdirSync(join(dataDir(home), "aof"), { recursive: true });
+  // A stand-in for a long log: the check only measures the tail's files (nothing is started without --fix).
+  writeFileSync(join(dataDir(home), "aof", "appendonly.aof.1.incr.aof"), Buffer.alloc(9 * 1024 * 1024));
+  const prev = process.env.GUARD_HOME;
+  process.env.GUARD_HOME = home;
+  try {
+    const ctx = (backend: "embedded" | "server"): DoctorContext => ({
+      cwd: home,
+      fix: false,
+      settings: { ...DEFAULTS.engine, backend },
+      engine: () => Promise.reject(new Error("not started")),
+    });
+    const warn = await engineLog.run(ctx("embedded"));
+    expect(warn).toMatchObject({ status: "warn", todo: "run `guard doctor --fix` to fold it into a snapshot now" });
+    expect(warn.summary).toStartWith("9.0 MB of log since the last snapshot");
+    const other = await engineLog.run(ctx("server"));
+    expect(other.status).toBe("info");
+  } finally {
+    if (prev === undefined) delete process.env.GUARD_HOME;
+    else process.env.GUARD_HOME = prev;
+  }
+});

@@ -1,8 +1,8 @@
 import type { DoctorCheck } from "./check.ts";
-import { engineReachable, graphPresent } from "./engine-checks.ts";
+import { engineLog, engineReachable, graphPresent } from "./engine-checks.ts";
 import { evidencePresent } from "./evidence-check.ts";
 import { sharedTree } from "./gate-checks.ts";
 import { hostIntegrations, stateExcluded } from "./state-checks.ts";
 
 /** Every doctor check, in the order they are shown. Add one import and one entry per check. */
-export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, graphPresent, stateExcluded, hostIntegrations, evidencePresent, sharedTree];
+export const DOCTOR_CHECKS: DoctorCheck[] = [engineReachable, engineLog, graphPresent, stateExcluded, hostIntegrations, evidencePresent, sharedTree];
