@@ -36,8 +36,8 @@ export function trashBytes(root: string): number {
 }
 
 /**
- * Move `paths` (absolute) into `.guard/trash/<txid>/items/<n>/` (those in `opts.keep` are copied there
- * and stay in place). The manifest is written ahead of each step; an audit event records the intent
+ * Move `paths` (absolute) into `.guard/trash/<txid>/items/<n>/`; those in `opts.keep` are copied there
+ * and those in `opts.link` hard-linked there, and both stay in place. The manifest is written ahead of each step; an audit event records the intent
  * before anything moves. If any move fails, what was moved is put back and the error is thrown: the
  * caller BLOCKs, nothing is deleted.
  */

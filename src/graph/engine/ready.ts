@@ -1,0 +1,67 @@
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { logTailBytes } from "./aof.ts";
+import { respCommand } from "./resp.ts";
+
+/**
+ * When is a starting embedded server ready, and when is it only slow? A server replaying a long write log
+ * answers LOADING, or (while one long query replays) nothing at all; its log then says it is loading.
+ * Such a server gets a long wait instead of the start timeout, and is never replaced by a racing start.
+ */
+
+/**
+ * The server log's last start (after byte `from`, when given) reads its data and has not yet said it is
+ * ready (redis logs both).
+ */
+export function loadingPerLog(logFile: string, from = 0): boolean {
+  let text: string;
+  try {
+    const fd = openSync(logFile, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const at = Math.max(from, size - 64 * 1024, 0);
+      const buf = Buffer.alloc(Math.max(0, size - at));
+      readSync(fd, buf, 0, buf.length, at);
+      text = buf.toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const start = text.lastIndexOf("Redis is starting");
+  const last = start >= 0 ? text.slice(start) : text;
+  return /Server initialized/.test(last) && !/Ready to accept connections|ready to exit/.test(last);
+}
+
+/**
+ * Wait until the server at `socket` answers PING. Nothing there (or no answer) for `startMs` is "silent".
+ * A server that answers LOADING (or whose `logFile` says it is loading) is replaying its data: that gets
+ * `loadMs` more (default 15 min), with one line on a terminal saying why the wait is long. `alive` false
+ * (the process exited) ends the wait.
+ */
+export async function waitUntilReady(
+  socket: string,
+  o: { startMs: number; loadMs?: number; alive: () => boolean; dataDir?: string; logFile?: string; logFrom?: number; say?: (line: string) => void },
+): Promise<"ready" | "loading" | "silent"> {
+  const started = Date.now();
+  let loadingSince: number | undefined;
+  let told = false;
+  const say = o.say ?? ((line: string) => process.stderr.isTTY && process.stderr.write(`${line}\n`));
+  for (;;) {
+    if (!o.alive()) return "silent";
+    const reply = existsSync(socket) ? await respCommand(socket, ["PING"], 1000) : undefined;
+    if (reply === "PONG") return "ready";
+    const now = Date.now();
+    // While one long query of the log replays, the server answers nothing at all: its log says it is loading.
+    if (reply?.startsWith("-LOADING") || (o.logFile !== undefined && loadingPerLog(o.logFile, o.logFrom))) {
+      loadingSince ??= now;
+      if (!told && now - loadingSince > 2000) {
+        told = true;
+        const mb = o.dataDir ? Math.round(logTailBytes(o.dataDir) / 1048576) : 0;
+        say(`guard: the embedded engine is loading its data${mb > 0 ? ` (replaying ${mb} MB of log)` : ""}; later starts are quick`);
+      }
+      if (now - loadingSince > (o.loadMs ?? 15 * 60_000)) return "loading";
+    } else if (now - started > o.startMs) return "silent";
+    await Bun.sleep(loadingSince === undefined ? 20 : 200);
+  }
+}
