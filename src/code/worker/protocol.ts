@@ -7,7 +7,7 @@ import type { LanguageId } from "../grammars.ts";
  *   worker → client, on connect:  {"hello": "<identity>", "pid": 123}
  *   client → worker:              {"id": 1, "path": "src/a.ts", "lang": "typescript", "source": "…"}
  *   worker → client:              {"id": 1, "hash": "<hash of source>", "extract": {…}}  or  {"id": 1, "error": "…"}
- * *
+ *
  * The worker answers requests in the order they arrive, one at a time; the client may send many before
  * reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
  */
