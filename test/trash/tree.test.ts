@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { lstatSync, mkdtempSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { relocate } from "../../src/act/trash/relocate.ts";
 import { restore } from "../../src/act/trash/restore.ts";
-import { treeDigest } from "../../src/act/trash/tree.ts";
+import { linkTree, mirrorsByLinks, treeDigest } from "../../src/act/trash/tree.ts";
 import { makeRepo, sh } from "../helpers/repo.ts";
 import { buildTree } from "./helpers.ts";
 
@@ -62,5 +62,40 @@ describe("relocate and restore a 10k-file tree", () => {
     const m = relocate(root, [join(root, "nope")], { reason: "test" });
     expect(m.items[0]!.state).toBe("missing");
     expect(m.state).toBe("done");
+  });
+});
+
+describe("a tree saved as hard links (rm without -f: the original stays for rm to delete)", () => {
+  test("a 2k-file tree is linked, checked without reading content, and survives the delete byte-identical", () => {
+    const tree = join(shmRoot, "linked");
+    buildTree(tree, 2_000);
+    const before = treeDigest(tree);
+    const m = relocate(shmRoot, [tree], { reason: "test", link: new Set([tree]) });
+    expect(m.items[0]).toMatchObject({ state: "kept", method: "link" });
+    const stored = join(shmRoot, ".guard", "trash", m.txid, m.items[0]!.stored);
+    expect(statSync(join(stored, "d0", "f1.txt")).ino).toBe(statSync(join(tree, "d0", "f1.txt")).ino);
+    expect(mirrorsByLinks(tree, stored)).toBe(true);
+    rmSync(tree, { recursive: true });
+    restore(shmRoot, m.txid);
+    expect(treeDigest(tree)).toBe(before);
+  }, 60_000);
+
+  test("the check notices a missing entry, a changed link target, a replaced file with other bytes", () => {
+    const tree = join(shmRoot, "check");
+    buildTree(tree, 50);
+    const mirror = join(shmRoot, "check-mirror");
+    linkTree(tree, mirror);
+    expect(mirrorsByLinks(tree, mirror)).toBe(true);
+    rmSync(join(mirror, "d0", "f2.txt"));
+    expect(mirrorsByLinks(tree, mirror)).toBe(false);
+    writeFileSync(join(mirror, "d0", "f2.txt"), "other\n");
+    expect(mirrorsByLinks(tree, mirror)).toBe(false);
+    rmSync(join(mirror, "d0", "f2.txt"));
+    writeFileSync(join(mirror, "d0", "f2.txt"), readFileSync(join(tree, "d0", "f2.txt")));
+    chmodSync(join(mirror, "d0", "f2.txt"), statSync(join(tree, "d0", "f2.txt")).mode & 0o7777);
+    expect(mirrorsByLinks(tree, mirror)).toBe(true); // a copy with the same bytes and mode still counts
+    rmSync(join(mirror, "links", "relative"));
+    symlinkSync("../d0/f3.txt", join(mirror, "links", "relative"));
+    expect(mirrorsByLinks(tree, mirror)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
-import { copyTree, linkTree, removeTree, treeDigest } from "./tree.ts";
+import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tree.ts";
 
 /**
  * Move `from` to `to`: one rename on the same file system; across file systems a copy to a partial
@@ -33,7 +33,7 @@ export function copyVerified(from: string, to: string, how: "copy" | "link" = "c
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
   (how === "link" ? linkTree : copyTree)(from, partial);
-  if (treeDigest(from) !== treeDigest(partial)) {
+  if (how === "link" ? !mirrorsByLinks(from, partial) : treeDigest(from) !== treeDigest(partial)) {
     removeTree(partial);
     throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
   }

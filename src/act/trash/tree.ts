@@ -84,6 +84,23 @@ function mirror(src: string, dst: string, file: (src: string, dst: string, st: S
   throw new GuardError(`cannot copy ${src}`, "not a file, directory or symlink", "move it yourself", undefined, "E_TRASH_UNSUPPORTED");
 }
 
+/**
+ * Whether `mirror` is a complete linkTree of `src`: the same entries, every file the same inode (or, where
+ * it had to be copied, the same bytes), every symlink the same target. Reads no file that was linked, so
+ * checking a large tree costs a walk, not a read of its content.
+ */
+export function mirrorsByLinks(src: string, mirror: string): boolean {
+  const a = lstatSync(src, { throwIfNoEntry: false });
+  const b = lstatSync(mirror, { throwIfNoEntry: false });
+  if (!a || !b) return false;
+  if (a.isSymbolicLink()) return b.isSymbolicLink() && readlinkSync(src) === readlinkSync(mirror);
+  if (a.isFile()) return b.isFile() && (a.ino === b.ino || (a.size === b.size && treeDigest(src) === treeDigest(mirror)));
+  if (!a.isDirectory() || !b.isDirectory() || (a.mode & 0o7777) !== (b.mode & 0o7777)) return false;
+  const names = readdirSync(src).sort();
+  const theirs = readdirSync(mirror).sort();
+  return names.length === theirs.length && names.every((n, i) => n === theirs[i] && mirrorsByLinks(join(src, n), join(mirror, n)));
+}
+
 /** A digest of a tree: every entry's relative path, type, mode, size and content (or link target). */
 export function treeDigest(path: string): string {
   const h = createHash("sha256");
