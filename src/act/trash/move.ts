@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tree.ts";
@@ -16,7 +16,8 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
   }
-  copyVerified(from, to);
+  // The source is deleted next: compare every byte, not only the file's stat.
+  copyVerified(from, to, "copy", true);
   onCopied();
   removeTree(from);
   if (lstatSync(from, { throwIfNoEntry: false })) throw new GuardError(`could not remove ${from} after copying it`, undefined, undefined, undefined, "E_TRASH_REMOVE");
@@ -28,14 +29,31 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
  * verification against the source, then a rename to the final name (so `to` exists only as a complete,
  * verified copy).
  */
-export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy"): void {
+export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy", everyByte = false): void {
   mkdirSync(dirname(to), { recursive: true });
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
+  const before = lstatSync(from);
   (how === "link" ? linkTree : copyTree)(from, partial);
-  if (how === "link" ? !mirrorsByLinks(from, partial) : treeDigest(from) !== treeDigest(partial)) {
+  const same = how === "link" ? mirrorsByLinks(from, partial) : everyByte ? treeDigest(from) === treeDigest(partial) : sameCopy(from, partial, before);
+  if (!same) {
     removeTree(partial);
     throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
   }
   renameSync(partial, to);
+}
+
+/**
+ * Whether `copy` holds what `from` held when the copy began, for a source that stays in place. A single
+ * file is checked by size, mode and the source being unchanged since (same inode, size and mtime): the
+ * kernel copied the bytes, and reading a large file twice more inside a hook would cost seconds. A
+ * directory is compared by digest.
+ */
+function sameCopy(from: string, copy: string, before: Stats): boolean {
+  if (!before.isFile()) return treeDigest(from) === treeDigest(copy);
+  const now = lstatSync(from, { throwIfNoEntry: false });
+  const c = lstatSync(copy, { throwIfNoEntry: false });
+  if (!now || !c || !c.isFile()) return false;
+  const unchanged = now.ino === before.ino && now.size === before.size && now.mtimeMs === before.mtimeMs;
+  return unchanged && c.size === before.size && (c.mode & 0o7777) === (before.mode & 0o7777);
 }
