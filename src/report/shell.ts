@@ -53,7 +53,11 @@ export function formatShell(r: ShellCheckReport): string {
   const flagged = r.operations.filter((o) => o.decision && o.decision !== "ALLOW");
   if (flagged.length > 1) for (const o of flagged) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
   for (const c of r.compensations) {
-    if (!c.done) lines.push(`would ${c.kind} ${c.paths.slice(0, 5).join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
+    if (!c.done) {
+      const how = { move: "moved", copy: "copied", link: "hard-linked" } as const;
+      const shown = c.paths.slice(0, 5).map((p) => (c.saves?.[p] ? `${p} (${how[c.saves[p]]})` : p));
+      lines.push(`would ${c.kind} ${shown.join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }

@@ -29,6 +29,14 @@ test("words after -- are one argv (quoted exactly); a single word is a whole com
   expect(whole.operations.map((o: { program: string }) => o.program)).toEqual(["rm", "ls"]);
 });
 
+test("--dry-run says how each target would be saved: moved away, or copied / hard-linked and left in place", () => {
+  const line = "rm notes.txt; sed -i s/a/b/ README.md; rm -rf src";
+  expect(check("--dry-run", "--", line).stdout).toContain("would relocate README.md (copied), notes.txt (hard-linked), src (moved) (dry run)");
+  const data = JSON.parse(check("--json", "--dry-run", "--", line).stdout).data;
+  expect(data.compensations[0].saves).toEqual({ "README.md": "copy", "notes.txt": "link", src: "move" });
+  expect(existsSync(join(fx.ws, "notes.txt"))).toBe(true);
+});
+
 test("without --dry-run a RELOCATE is compensated and the text says how to undo it", () => {
   const r = check("--cwd", "docs", "--", "rm", "guide.md");
   expect(r.code, r.stderr).toBe(0);

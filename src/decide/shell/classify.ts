@@ -80,8 +80,12 @@ function explain(template: string, op: Operation, ws: Workspace): string {
 /** What guardCommand will do before the command runs (txids are assigned when it does). */
 export function plan(ops: Operation[], ws: Workspace): Compensation[] {
   const out: Compensation[] = [];
-  const relocate = relocationPlan(ops, ws.root).paths;
-  if (relocate.length) out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: relocate.map((p) => relative(ws.root, p) || "."), done: false });
+  const saving = relocationPlan(ops, ws.root);
+  if (saving.paths.length) {
+    const rel = (p: string) => relative(ws.root, p) || ".";
+    const saves = Object.fromEntries(saving.paths.map((p) => [rel(p), saving.link.has(p) ? "link" : saving.keep.has(p) ? "copy" : "move"] as const));
+    out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: saving.paths.map(rel), saves, done: false });
+  }
   for (const op of ops)
     if (op.decision?.decision === "SNAPSHOT")
       out.push({ kind: "snapshot", txid: "", restore: "guard snapshot restore <id>", paths: op.git?.refs ?? ["."], done: false });

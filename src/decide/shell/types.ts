@@ -92,8 +92,10 @@ export interface Compensation {
   kind: "relocate" | "snapshot";
   txid: string;
   restore: string;
-  /** Paths moved to the trash, or what the snapshot covers. */
+  /** Paths saved in the trash, or what the snapshot covers. */
   paths: string[];
+  /** relocate: how each path is saved (moved away, or copied / hard-linked and left in place), by path. */
+  saves?: Record<string, "move" | "copy" | "link">;
   done: boolean;
 }
 
