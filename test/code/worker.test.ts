@@ -7,7 +7,7 @@ import { extractSource } from "../../src/code/extract/index.ts";
 import { languageForPath, type LanguageId } from "../../src/code/parser.ts";
 import { helloFrom, spawnWorker, stopWorker, WorkerSession } from "../../src/code/worker/client.ts";
 import { openExtractor, workerEnabled } from "../../src/code/worker/extractor.ts";
-import { ensureWorkerSocketDir, workerIdentity, workerSocketPath } from "../../src/code/worker/paths.ts";
+import { ensureWorkerSocketDir, workerSocketPath } from "../../src/code/worker/paths.ts";
 import { buildFixture } from "../graph/helpers.ts";
 
 /** Every indexed source file of the four fixture repositories. */

@@ -11,7 +11,8 @@
  *   <base>/home            $HOME for the examples (has .profile)
  *   <base>/remote.git      the bare "origin"
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureStateDir } from "../../src/state/paths.ts";
@@ -51,4 +52,21 @@ export function buildShellFixture(): ShellFixture {
   ensureStateDir(ws);
   writeFileSync(join(ws, ".guard", "events.jsonl"), "");
   return { base, ws, home, other };
+}
+
+/**
+ * The fixture for a test file that runs guardCommand and then the real command (removed after the file's
+ * tests): its context, paths in the workspace, their text, and bash run there.
+ */
+export function shellRunKit() {
+  const fx = buildShellFixture();
+  afterAll(() => rmSync(fx.base, { recursive: true, force: true }));
+  const at = (...p: string[]) => join(fx.ws, ...p);
+  return {
+    fx,
+    ctx: { cwd: fx.ws, env: { HOME: fx.home } },
+    at,
+    read: (...p: string[]) => readFileSync(at(...p), "utf8"),
+    bash: (cmd: string) => sh(["bash", "-c", cmd], fx.ws),
+  };
 }

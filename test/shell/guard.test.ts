@@ -1,19 +1,14 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { guardCommand } from "../../src/act/trash/compensate.ts";
 import { readEvents } from "../../src/state/events.ts";
 import { guard, sh } from "../helpers/repo.ts";
-import { buildShellFixture } from "./fixture.ts";
+import { shellRunKit } from "./fixture.ts";
 
 // guardCommand compensates before the command runs; the tests then run the real command and undo it.
-const fx = buildShellFixture();
-afterAll(() => rmSync(fx.base, { recursive: true, force: true }));
-const ctx = { cwd: fx.ws, env: { HOME: fx.home } };
-const at = (...p: string[]) => join(fx.ws, ...p);
-const read = (...p: string[]) => readFileSync(at(...p), "utf8");
-const bash = (cmd: string) => sh(["bash", "-c", cmd], fx.ws);
+const { fx, ctx, at, read, bash } = shellRunKit();
 
 describe("guardCommand", () => {
   test("RELOCATE: targets move to the trash before the command; `guard trash restore` brings them back", async () => {

@@ -1,21 +1,16 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { guardCommand } from "../../src/act/trash/compensate.ts";
-import { guard, sh, writeFiles } from "../helpers/repo.ts";
+import { guard, writeFiles } from "../helpers/repo.ts";
 import { manifestLies } from "../trash/helpers.ts";
-import { buildShellFixture } from "./fixture.ts";
+import { shellRunKit } from "./fixture.ts";
 
 // guard saves what a command will destroy without changing what the command does: a file rewritten where
 // it stands is copied into the trash and left in place; a file deleted by a program that fails when it is
 // already gone (`rm` without -f) is hard-linked there and left for the program to delete. The real command
 // runs here after guardCommand, as the host would, and `guard trash restore` brings the old version back.
-const fx = buildShellFixture();
-afterAll(() => rmSync(fx.base, { recursive: true, force: true }));
-const ctx = { cwd: fx.ws, env: { HOME: fx.home } };
-const at = (...p: string[]) => join(fx.ws, ...p);
-const read = (...p: string[]) => readFileSync(at(...p), "utf8");
-const bash = (cmd: string) => sh(["bash", "-c", cmd], fx.ws);
+const { fx, ctx, at, read, bash } = shellRunKit();
 const restore = (txid: string, ...flags: string[]) => {
   const r = guard(["trash", "restore", txid, "--json", ...flags], fx.ws);
   expect(r.code, r.stderr).toBe(0);

@@ -83,28 +83,23 @@ export function readManifest(root: string, txid: string): TrashManifest | undefi
 
 export const TXID_RE = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
-/** Transactions whose manifest cannot be read (their items stay where they are: gc never sees them). */
-export function listDamaged(root: string): string[] {
-  let names: string[];
+/** The transaction directories in the trash, by name. */
+function txids(root: string): string[] {
   try {
-    names = readdirSync(trashDir(root));
+    return readdirSync(trashDir(root)).filter((n) => TXID_RE.test(n)).sort();
   } catch {
     return [];
   }
-  return names.filter((n) => TXID_RE.test(n) && readManifest(root, n) === undefined).sort();
+}
+
+/** Transactions whose manifest cannot be read (their items stay where they are: gc never sees them). */
+export function listDamaged(root: string): string[] {
+  return txids(root).filter((n) => readManifest(root, n) === undefined);
 }
 
 /** Every transaction with a readable manifest, oldest first. */
 export function listManifests(root: string): TrashManifest[] {
-  let names: string[];
-  try {
-    names = readdirSync(trashDir(root));
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => TXID_RE.test(n))
-    .sort()
+  return txids(root)
     .map((n) => readManifest(root, n))
     .filter((m): m is TrashManifest => m !== undefined)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.txid.localeCompare(b.txid));

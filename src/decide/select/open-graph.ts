@@ -1,7 +1,7 @@
 import type { Graph } from "../../graph/client.ts";
 import { readState, serverProcessAlive } from "../../graph/engine/embedded.ts";
 import { engineSettings } from "../../graph/engine/index.ts";
-import { respCommand } from "../../graph/engine/resp.ts";
+import { pingReply } from "../../graph/engine/resp.ts";
 import { describeMissingIndex, findIndexState } from "../../graph/index-state.ts";
 import { openGraph } from "../../graph/open.ts";
 import { SelectionFault } from "./decide.ts";
@@ -23,9 +23,9 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
     if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
     const server = readState();
     if (server && serverProcessAlive(server)) {
-      const reply = await respCommand(server.socket, ["PING"], connectTimeoutMs);
-      if (reply?.startsWith("-LOADING")) throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is still loading its data`);
-      if (reply !== "PONG") throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
+      const reply = await pingReply(server.socket, connectTimeoutMs);
+      if (reply === "loading") throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is still loading its data`);
+      if (reply === "silent") throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is running but did not answer within ${connectTimeoutMs} ms`);
     }
     return openGraph(root, { queryTimeoutMs: opts.queryTimeoutMs });
   }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { guardHome } from "../../state/paths.ts";
@@ -11,7 +11,7 @@ import { detectPlatform, platformName, type PlatformFacts } from "./platform.ts"
 import { chooseBuild, type EngineBuild, type Rejection } from "./provision.ts";
 import { compactLog } from "./aof.ts";
 import { loadingPerLog, waitUntilReady } from "./ready.ts";
-import { pingSocket, respCommand } from "./resp.ts";
+import { pingReply, pingSocket, respCommand } from "./resp.ts";
 
 /**
  * The embedded engine: ONE server per user (per GUARD_HOME) on a unix socket, shared by every guard
@@ -96,9 +96,9 @@ export async function embeddedStatus(home = guardHome()): Promise<EmbeddedStatus
   const state = readState(home);
   if (!state) return { running: false, stale: false, paths };
   if (!serverProcessAlive(state)) return { running: false, state, stale: true, paths };
-  const reply = await respCommand(state.socket, ["PING"], 2000);
-  if (reply === "PONG") return { running: true, state, stale: false, paths };
-  const loading = reply?.startsWith("-LOADING") === true || loadingPerLog(paths.log);
+  const reply = await pingReply(state.socket, 2000);
+  if (reply === "ready") return { running: true, state, stale: false, paths };
+  const loading = reply === "loading" || loadingPerLog(paths.log);
   return { running: false, state, stale: !loading, loading, paths };
 }
 

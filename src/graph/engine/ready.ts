@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { logTailBytes } from "./aof.ts";
-import { respCommand } from "./resp.ts";
+import { pingReply } from "./resp.ts";
 
 /**
  * When is a starting embedded server ready, and when is it only slow? A server replaying a long write log
@@ -49,11 +49,11 @@ export async function waitUntilReady(
   const say = o.say ?? ((line: string) => process.stderr.isTTY && process.stderr.write(`${line}\n`));
   for (;;) {
     if (!o.alive()) return "silent";
-    const reply = existsSync(socket) ? await respCommand(socket, ["PING"], 1000) : undefined;
-    if (reply === "PONG") return "ready";
+    const reply = existsSync(socket) ? await pingReply(socket, 1000) : "silent";
+    if (reply === "ready") return "ready";
     const now = Date.now();
     // While one long query of the log replays, the server answers nothing at all: its log says it is loading.
-    if (reply?.startsWith("-LOADING") || (o.logFile !== undefined && loadingPerLog(o.logFile, o.logFrom))) {
+    if (reply === "loading" || (o.logFile !== undefined && loadingPerLog(o.logFile, o.logFrom))) {
       loadingSince ??= now;
       if (!told && now - loadingSince > 2000) {
         told = true;

@@ -41,5 +41,11 @@ export function respCommand(socket: string, args: string[], timeoutMs = 1000): P
 }
 
 export async function pingSocket(socket: string, timeoutMs = 1000): Promise<boolean> {
-  return (await respCommand(socket, ["PING"], timeoutMs)) === "PONG";
+  return (await pingReply(socket, timeoutMs)) === "ready";
+}
+
+/** PING, read three ways: it answers (ready), it is still loading its data (LOADING), or no answer at all. */
+export async function pingReply(socket: string, timeoutMs = 1000): Promise<"ready" | "loading" | "silent"> {
+  const reply = await respCommand(socket, ["PING"], timeoutMs);
+  return reply === "PONG" ? "ready" : reply?.startsWith("-LOADING") ? "loading" : "silent";
 }
