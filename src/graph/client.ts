@@ -10,7 +10,7 @@
  *   await graph.close();                             // closes the connection openGraph made
  *
  * - `query` runs GRAPH.QUERY, `roQuery` GRAPH.RO_QUERY, both `--compact`; parameters go in the `CYPHER k=v`
- *   prefix (see params.ts: strings escaped, NUL rejected with E_QUERY_PARAM).
+ *   prefix (see params.ts: strings escaped, NUL and lone surrogates stored escaped).
  * - Results: `{ columns, rows, stats }`; a row is keyed by column name; maps are plain objects, nodes,
  *   edges, paths, points and temporals are GraphNode / GraphEdge / GraphPath / GraphPoint / GraphTemporal
  *   (values.ts). Integers beyond 2^53 lose precision (ioredis reads them as numbers).

@@ -4,8 +4,8 @@ import { toStored } from "./schema.ts";
 /**
  * Query parameters travel as FalkorDB's `CYPHER name=value ...` prefix. Every value is rendered as a
  * Cypher literal here; strings are double-quoted with `\` and `"` escaped, so a value can never end
- * its literal early. NUL cannot be represented in the protocol's query string and is rejected.
- * Whitespace at either end of a string value is stored index-safe (toStored, src/graph/schema.ts).
+ * its literal early. Characters the engine cannot hold (NUL, lone surrogates) are escaped, and whitespace
+ * at either end of a string value is stored index-safe (toStored, src/graph/schema.ts).
  */
 export type ParamValue = null | undefined | string | number | bigint | boolean | ParamValue[] | { [key: string]: ParamValue };
 export type Params = Record<string, ParamValue>;
@@ -18,8 +18,7 @@ export class ParamError extends GuardError {
   }
 }
 
-export function cypherString(s: string, path = "value"): string {
-  if (s.includes("\0")) throw new ParamError(path, "contains a NUL byte, which FalkorDB cannot take in a query");
+export function cypherString(s: string): string {
   let out = '"';
   for (const ch of toStored(s)) {
     if (ch === "\\") out += "\\\\";
@@ -44,7 +43,7 @@ export function cypherLiteral(v: ParamValue, path = "value"): string {
   if (v === null || v === undefined) return "null";
   switch (typeof v) {
     case "string":
-      return cypherString(v, path);
+      return cypherString(v);
     case "boolean":
       return v ? "true" : "false";
     case "bigint":

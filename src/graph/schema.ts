@@ -64,6 +64,11 @@
  * their real text everywhere in guard; only the bytes in the engine differ. Limit: a string that really
  * ends (or starts) with one of those control pictures reads back as whitespace.
  *
+ * Some characters cannot be stored at all: NUL cannot travel in a query, U+0001 is dropped from index
+ * keys, and a lone UTF-16 surrogate (a test title cut in the middle of an emoji) becomes U+FFFD on the
+ * wire. Each of those, and the escape character U+2400 "␀" itself, is stored anywhere in the string as
+ * "␀" followed by its code unit in four hex digits ("\0" → "␀0000"), so every string round-trips.
+ *
  * The indexer only ever creates, updates or deletes the labels in STATIC_LABELS and the edges in
  * STATIC_EDGES; updates use `SET n += …` so properties other pillars add survive a re-index, and a node is
  * deleted (with its edges) only when its definition disappeared from the code.
@@ -175,14 +180,21 @@ const isPicture = (c: number) => c === 0x2420 || (c >= 0x2409 && c <= 0x240d);
 const toPicture = (c: string) => String.fromCharCode(c === " " ? 0x2420 : 0x2400 + c.charCodeAt(0));
 const fromPicture = (c: string) => (c === "\u2420" ? " " : String.fromCharCode(c.charCodeAt(0) - 0x2400));
 
-/** A string as guard stores it in the graph: whitespace at either end made index-safe (see above). */
+// With the u flag a surrogate range matches only a lone (unpaired) surrogate.
+const UNSTORABLE = /[\u0000\u0001\u2400]|[\uD800-\uDFFF]/gu;
+const ESCAPED = /\u2400([0-9A-F]{4})/g;
+const escapeUnit = (c: string) => `\u2400${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** A string as guard stores it in the graph: unstorable characters escaped, whitespace at either end made index-safe (see above). */
 export function toStored(s: string): string {
+  UNSTORABLE.lastIndex = 0;
+  if (UNSTORABLE.test(s)) s = s.replace(UNSTORABLE, escapeUnit);
   if (s.length === 0 || (!isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1)))) return s;
   return s.replace(EDGE_WS, (run) => [...run].map(toPicture).join(""));
 }
 
 /** The inverse of toStored, for every string read back from the graph. */
 export function fromStored(s: string): string {
-  if (s.length === 0 || (!isPicture(s.charCodeAt(0)) && !isPicture(s.charCodeAt(s.length - 1)))) return s;
-  return s.replace(EDGE_PICTURES, (run) => [...run].map(fromPicture).join(""));
+  if (s.length > 0 && (isPicture(s.charCodeAt(0)) || isPicture(s.charCodeAt(s.length - 1)))) s = s.replace(EDGE_PICTURES, (run) => [...run].map(fromPicture).join(""));
+  return s.includes("\u2400") ? s.replace(ESCAPED, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : s;
 }

@@ -1,4 +1,5 @@
 import type { Selection, SelectedTest } from "../decide/select/selection.ts";
+import { runnerIdResolver } from "../graph/evidence/test-ids.ts";
 
 const secs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 const pct = (r: number) => `${Math.round(r * 100)}%`;
@@ -42,8 +43,19 @@ export function formatSelection(s: Selection, opts: { maxTests?: number; cached?
 }
 
 /** `guard explain <test>`: why one test is or is not in the selection. */
+/**
+ * The selected tests a name given by a user stands for: the graph id, the selector, or the name the
+ * runner printed (a case of a template title, a title too long to store whole).
+ */
+export function matchingTests(tests: readonly SelectedTest[], query: string): SelectedTest[] {
+  const direct = tests.filter((t) => t.id === query || t.selector === query || t.runnerIds?.includes(query) || t.id.endsWith(query) || t.name === query);
+  if (direct.length > 0) return direct;
+  const graphId = runnerIdResolver(tests)(query);
+  return tests.filter((t) => t.id === graphId);
+}
+
 export function formatExplain(s: Selection, query: string): { text: string; selected: boolean } {
-  const matches = s.tests.filter((t) => t.id === query || t.selector === query || t.id.endsWith(query) || t.name === query);
+  const matches = matchingTests(s.tests, query);
   if (matches.length === 0) {
     const lines = [`${query}: not selected (level ${s.level}, ${s.estimate.selectedTests} of ${s.estimate.totalTests} tests)`];
     if (s.changes.length === 0) lines.push("  nothing changed against the base");

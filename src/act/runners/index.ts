@@ -1,3 +1,4 @@
+import { runnerIdResolver } from "../../graph/evidence/test-ids.ts";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -107,7 +108,7 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
   let results = runner.parse(plan, plan.readsStderr ? `${output}\n${err.join("")}` : output, resultText);
   if (plan.nameFiltered && plan.tests) {
     // A name filter reports the tests it left out as skipped: they were never selected, so they are not results.
-    const chosen = new Set(plan.tests.flatMap((t) => [t.id, t.selector]));
+    const chosen = new Set(plan.tests.flatMap((t) => [t.id, t.selector, ...(t.runnerIds ?? [])]));
     results = results.filter((r) => r.outcome !== "skipped" || chosen.has(r.id));
   }
   for (const f of plan.cleanup ?? []) rmSync(f, { force: true });
@@ -143,8 +144,9 @@ export async function runTests(root: string, tests: RunnableTest[], runAll: bool
 export function resolveIds(results: TestResult[], known: RunnableTest[]): TestResult[] {
   const bySelector = new Map(known.map((t) => [t.selector, t]));
   const byId = new Map(known.map((t) => [t.id, t]));
+  const graphId = runnerIdResolver(known);
   return results.map((r) => {
-    const k = byId.get(r.id) ?? bySelector.get(r.id);
-    return k ? { ...r, id: k.id, file: k.file } : r;
+    const k = byId.get(r.id) ?? bySelector.get(r.id) ?? byId.get(graphId(r.id));
+    return k ? { ...r, id: k.id, file: k.file, ...(k.id !== r.id ? { runnerId: r.id } : {}) } : r;
   });
 }

@@ -1,3 +1,4 @@
+import { isShortenedId } from "../../graph/evidence/test-ids.ts";
 import type { RunnableTest } from "./types.ts";
 
 /**
@@ -7,7 +8,13 @@ import type { RunnableTest } from "./types.ts";
  * Filtered units share one command while the shared pattern still selects no test that was not chosen.
  */
 
-export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+/**
+ * A name as a regular expression matching exactly it. Control characters and lone surrogates are written
+ * as `\uXXXX` escapes: a NUL cannot travel in a command's arguments, and the runner builds the same
+ * string from the escape.
+ */
+export const escapeRegex = (s: string): string =>
+  s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/[\u0000-\u001f\u007f]|[\uD800-\uDFFF]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** An anchored alternation: `^(?:a|b)$`, every name escaped. */
 export const exactPattern = (names: Iterable<string>): string => `^(?:${[...new Set(names)].sort().map(escapeRegex).join("|")})$`;
@@ -68,7 +75,8 @@ export interface FilterBatch {
 
 interface UnitInput {
   target: string;
-  selected: { test: RunnableTest; path?: string[] }[];
+  /** `literal`: the runner's own name (recorded), never a template. */
+  selected: { test: RunnableTest; path?: string[]; literal?: boolean }[];
   /** Every test the graph knows in this unit (selected or not), by title path. */
   known: { id: string; path: string[] }[];
 }
@@ -78,7 +86,7 @@ export function planUnits(units: UnitInput[], rules: NamingRules): FilterUnit[] 
   return units.map((u) => {
     const whole = u.selected.find((s) => !s.path);
     if (whole) return { target: u.target };
-    const inexact = u.selected.find((s) => PLACEHOLDER.test(s.path!.join(" ")));
+    const inexact = u.selected.find((s) => !s.literal && PLACEHOLDER.test(s.path!.join(" ")));
     if (inexact) return { target: u.target, note: `${u.target}: runs whole (\`${inexact.path!.join(" > ")}\` is a parametrized title, which no name filter matches exactly)` };
     const chosen = new Set(u.selected.map((s) => s.test.id));
     const keys = new Set(u.selected.flatMap((s) => rules.keys(s.path!)).map(rules.norm));
@@ -110,16 +118,28 @@ export function batchUnits(units: FilterUnit[], known: Map<string, { id: string;
 }
 
 /** Plan name-filtered batches for JS tests of one runner. */
-export function planJsBatches(tests: RunnableTest[], known: RunnableTest[], rules: NamingRules): { batches: FilterBatch[]; notes: string[] } {
+export function planJsBatches(selectedTests: RunnableTest[], knownTests: RunnableTest[], rules: NamingRules): { batches: FilterBatch[]; notes: string[] } {
+  const tests = selectedTests.flatMap(runnerNamed);
+  const known = knownTests.flatMap(runnerNamed);
   const files = [...new Set(tests.map((t) => t.file))].sort();
   const knownBy = new Map<string, { id: string; path: string[] }[]>();
   for (const k of known) {
     const path = titlePath(k);
     if (path) (knownBy.get(k.file) ?? knownBy.set(k.file, []).get(k.file)!).push({ id: k.id, path });
   }
-  const units: UnitInput[] = files.map((f) => ({ target: f, selected: tests.filter((t) => t.file === f).map((t) => ({ test: t, path: titlePath(t) })), known: knownBy.get(f) ?? [] }));
+  const units: UnitInput[] = files.map((f) => ({ target: f, selected: tests.filter((t) => t.file === f).map((t) => ({ test: t, path: titlePath(t), literal: t.literal })), known: knownBy.get(f) ?? [] }));
   const planned = planUnits(units, rules);
   const raw = new Map(units.map((u) => [u.target, u.selected.flatMap((s) => (s.path ? rules.keys(s.path) : []))]));
   const chosen = new Set(tests.map((t) => t.id));
   return { batches: batchUnits(planned, knownBy, chosen, rules, raw), notes: planned.flatMap((u) => (u.note ? [u.note] : [])) };
+}
+
+/**
+ * A recorded test under the names its runner reported (one per case of a template title, the whole
+ * title of a shortened id): the filter names exactly those. A test never recorded keeps its declared title.
+ */
+function runnerNamed(t: RunnableTest): (RunnableTest & { literal?: boolean })[] {
+  const own = (t.runnerIds ?? []).filter((r) => r.startsWith(`${t.file}::`) && r.length > t.file.length + 2);
+  if (own.length === 0) return isShortenedId(t.id) ? [{ ...t, id: t.file }] : [t];
+  return own.map((r) => ({ ...t, id: r, runnerIds: undefined, literal: true }));
 }

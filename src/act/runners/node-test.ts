@@ -75,7 +75,7 @@ export const nodeTest: Runner = {
   },
   parse: (plan, _out, text) => parseJestJson(plan.cwd, text),
   reproduce(_root, failed) {
-    const names = failed.map((f) => titlePath({ id: f.id, file: f.file, framework: "", selector: "" })?.at(-1));
+    const names = failed.map((f) => titlePath({ id: f.runnerId ?? f.id, file: f.file, framework: "", selector: "" })?.at(-1));
     const pattern = names.every((n) => n !== undefined) && names.length > 0 ? ` --test-name-pattern=${shellQuote(exactPattern(names as string[]))}` : "";
     return `node --test${pattern} ${[...new Set(failed.map((f) => f.file))].slice(0, 5).map(shellQuote).join(" ")}`;
   },

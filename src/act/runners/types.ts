@@ -4,6 +4,8 @@ export interface RunnableTest {
   file: string;
   framework: string;
   selector: string;
+  /** The runner's own ids where they differ from `id` (template titles, subtests, long ids). */
+  runnerIds?: string[];
 }
 
 export type Outcome = "passed" | "failed" | "skipped";
@@ -11,6 +13,8 @@ export type Outcome = "passed" | "failed" | "skipped";
 export interface TestResult {
   /** The graph's Test id where guard could name it (`file::qualname`). */
   id: string;
+  /** The id the runner reported, where it differs from `id`. */
+  runnerId?: string;
   file: string;
   name: string;
   outcome: Outcome;

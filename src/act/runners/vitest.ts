@@ -12,7 +12,7 @@ const bin = (root: string, name: string) => {
 /** `-t` names of failed tests (full names), for a reproduce line. */
 function failedPattern(failed: TestResult[]): string | undefined {
   const names = failed.flatMap((f) => {
-    const path = titlePath({ id: f.id, file: f.file, framework: "", selector: "" });
+    const path = titlePath({ id: f.runnerId ?? f.id, file: f.file, framework: "", selector: "" });
     return path ? [path.join(" ")] : [];
   });
   return names.length > 0 && names.length === failed.length ? exactPattern(names) : undefined;

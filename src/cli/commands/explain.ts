@@ -22,12 +22,12 @@ export const explain: CommandSpec = {
     type Selection = import("../../decide/select/selection.ts").Selection;
     let selection = readCache(root, treeFingerprint(root, opts))?.selection as Selection | undefined;
     if (!selection) selection = await (await import("../../decide/select/check.ts")).runCheck(root, opts);
-    const { formatExplain } = await import("../../report/selection.ts");
+    const { formatExplain, matchingTests } = await import("../../report/selection.ts");
     const { text, selected } = formatExplain(selection, test);
     if (options.json) {
       const { envelope } = await import("../../report/envelope.ts");
       const { emit } = await import("../../report/selection.ts");
-      const matches = selection.tests.filter((t) => t.id === test || t.selector === test || t.id.endsWith(test) || t.name === test);
+      const matches = matchingTests(selection.tests, test);
       await emit(JSON.stringify(envelope("explain", { test, selected, level: selection.level, tests: matches, changes: selection.changes }), null, 2));
     } else process.stdout.write(`${text}\n`);
     return EXIT.OK;

@@ -19,6 +19,8 @@ export interface TestInfo {
   framework: string;
   /** How the test's runner names it (pytest node id, JS full title, Go `pkg/dir:TestX`). */
   selector: string;
+  /** The runner's own ids of this test where they differ from `id` (template titles, subtests, long ids). */
+  runnerIds?: string[];
   durationMs?: number;
   start?: number;
   end?: number;

@@ -65,7 +65,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
     },
     tests() {
       testsCache ??= q(
-        "MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.duration_ms AS ms, t.start AS start, t.end AS end",
+        "MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.duration_ms AS ms, t.start AS start, t.end AS end",
       ).then((r) =>
         r.rows.map((row) => ({
           id: String(row.id),
@@ -74,6 +74,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
           qualname: String(row.qualname ?? row.name ?? ""),
           framework: String(row.framework ?? ""),
           selector: String(row.selector ?? row.id),
+          ...(Array.isArray(row.runnerIds) ? { runnerIds: row.runnerIds.map(String) } : {}),
           durationMs: num(row.ms),
           start: num(row.start),
           end: num(row.end),

@@ -22,6 +22,8 @@ export interface SelectedTest {
   name: string;
   framework: string;
   selector: string;
+  /** The runner's own ids where they differ from `id` (template titles, subtests, long ids). */
+  runnerIds?: string[];
   durationMs?: number;
   /** True for a test the graph does not know yet (new or in a new file). */
   new?: boolean;

@@ -95,7 +95,10 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
-    return { ok: checks.every((c) => c.ok), sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: missing, checks, write, notes: ev.notes, durationMs: performance.now() - started };
+    const notes = [...ev.notes];
+    if (write.unrecordable.length > 0)
+      notes.push(`${write.unrecordable.length} test(s) could not be stored and have no evidence (they run whenever their files change): ${write.unrecordable.slice(0, 5).map((id) => JSON.stringify(id)).join(", ")}`);
+    return { ok: checks.every((c) => c.ok), sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: missing, checks, write, notes, durationMs: performance.now() - started };
   } finally {
     if (!opts.graph) await graph.close();
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { languageForPath } from "../../code/parser.ts";
 import type { Graph } from "../client.ts";
+import { cypherLiteral } from "../params.ts";
 import { EVIDENCE_INDEXES, FILE_CONFIDENCE, TEST_CONFIDENCE } from "../schema-evidence.ts";
 import type { Attribution } from "./attribute.ts";
 import { resolveTestId, templatesOf } from "./test-ids.ts";
@@ -15,6 +16,8 @@ export interface WriteSummary {
   importTimeFunctions: number;
   /** Recorded id → graph Test id, where they differ. */
   renamed: Record<string, string>;
+  /** Tests the engine could not take, by the runner's id: left without evidence. */
+  unrecordable: string[];
 }
 
 /** Map recorded tests onto the graph's Test ids; tests of one graph id (parameters, subtests) merge. */
@@ -39,29 +42,45 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   const graphId = (id: string) => resolved.get(id) ?? id;
 
   // One row per graph test: parametrized cases and subtests merge (failed wins, durations add).
-  const merged = new Map<string, RecordedTest & { granularity: string }>();
+  const merged = new Map<string, RecordedTest & { granularity: string; runnerIds: Set<string> }>();
   for (const t of ev.tests) {
     const id = graphId(t.id);
     const prev = merged.get(id);
     const granularity = ev.granularity[t.id] ?? "test";
-    if (!prev) merged.set(id, { ...t, id, granularity });
+    if (!prev) merged.set(id, { ...t, id, granularity, runnerIds: new Set([t.id]) });
     else {
+      prev.runnerIds.add(t.id);
       prev.durationMs += t.durationMs;
       if (t.outcome === "failed" || (prev.outcome === "skipped" && t.outcome === "passed")) prev.outcome = t.outcome;
     }
   }
-  const tests = [...merged.values()];
+  // A test whose row the engine cannot take (a value no query can carry) is named and left out; the
+  // rest of the recording stands, and selection treats that test as one with no evidence.
+  const unrecordable: string[] = [];
+  const tests = [...merged.values()].filter((t) => {
+    if (!Number.isFinite(t.durationMs)) t.durationMs = 0;
+    try {
+      cypherLiteral({ id: t.id, file: t.file, name: t.name, selector: t.selector, runnerIds: [...t.runnerIds] });
+      return true;
+    } catch {
+      unrecordable.push(t.id);
+      return false;
+    }
+  });
+  const skip = new Set(unrecordable);
   await graph.writeBatch(
     `MERGE (t:Test {id: row.id})
      ON CREATE SET t.file = row.file, t.name = row.name, t.qualname = row.name, t.framework = row.framework, t.selector = row.selector
-     SET t.duration_ms = row.duration, t.last_outcome = row.outcome, t.evidence_sha = ${literal(sha)}, t.evidence_run = ${literal(runId)}, t.evidence_granularity = row.granularity`,
-    tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity })),
+     SET t.duration_ms = row.duration, t.last_outcome = row.outcome, t.evidence_sha = ${literal(sha)}, t.evidence_run = ${literal(runId)}, t.evidence_granularity = row.granularity,
+         t.runner_ids = row.runnerIds`,
+    tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity, runnerIds: runnerIdsOf(t.runnerIds) })),
   );
 
   const edges: Record<string, string | number>[] = [];
   const seen = new Set<string>();
   for (const [test, fns] of attr.byTest) {
     const id = graphId(test);
+    if (skip.has(id)) continue;
     const confidence = ev.granularity[test] === "file" ? FILE_CONFIDENCE : TEST_CONFIDENCE;
     for (const f of fns) {
       const key = `${f}\0${id}`;
@@ -86,7 +105,7 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   );
 
   const reads: Record<string, string>[] = [];
-  for (const [test, files] of Object.entries(ev.filesRead)) for (const p of files) reads.push({ p, t: graphId(test) });
+  for (const [test, files] of Object.entries(ev.filesRead)) for (const p of files) if (!skip.has(graphId(test))) reads.push({ p, t: graphId(test) });
   await graph.writeBatch(
     `MATCH (t:Test {id: row.t}) MERGE (f:File {path: row.p}) MERGE (f)-[r:READ_BY]->(t) SET r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
     reads,
@@ -116,7 +135,18 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   );
   const renamed: Record<string, string> = {};
   for (const [a, b] of resolved) if (a !== b) renamed[a] = b;
-  return { runId, tests: tests.length, edges: edges.length, reads: reads.length, importTimeFunctions: attr.importTimeFunctions.size, renamed };
+  return { runId, tests: tests.length, edges: edges.length, reads: reads.length, importTimeFunctions: attr.importTimeFunctions.size, renamed, unrecordable };
+}
+
+/** How many runner ids a Test keeps (a parametrized test can have thousands of cases; the rest resolve by template). */
+const MAX_RUNNER_IDS = 200;
+
+/**
+ * The runner's own ids of one graph Test (more than one for a template title or subtests; another than
+ * its id for a shortened one). Always written: a Test that has them is one the runner really reported.
+ */
+function runnerIdsOf(runnerIds: ReadonlySet<string>): string[] {
+  return [...runnerIds].sort().slice(0, MAX_RUNNER_IDS);
 }
 
 /** The languages a recording's frameworks measure: the functions whose import-time marks it can confirm or clear. */
