@@ -11,7 +11,7 @@ import { ensureStateDir } from "../state/paths.ts";
  * (engine reset, another machine wrote the graph, an interrupted run) the snapshot is read back from the
  * graph instead. Bump STATE_VERSION whenever an extractor's output changes, so every file is re-parsed.
  */
-export const STATE_VERSION = "graph-4";
+export const STATE_VERSION = "graph-5";
 
 export interface FileState {
   sha: string;

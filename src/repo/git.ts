@@ -107,3 +107,11 @@ export function headSha(root: string): string | undefined {
   const r = gitRaw(["rev-parse", "--verify", "-q", "HEAD"], root);
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
+
+/** Which of these repository-relative paths git ignores (one `git check-ignore` for all of them). */
+export function ignoredPaths(root: string, paths: readonly string[]): Set<string> {
+  if (paths.length === 0) return new Set();
+  const r = gitRaw(["check-ignore", "-z", "--stdin"], root, paths.join("\0") + "\0");
+  if (r.code !== 0 && r.code !== 1) return new Set();
+  return new Set(splitZ(r.stdout));
+}

@@ -54,24 +54,32 @@ function runnerSuite(project: FixtureProject, bin: string) {
       }
     }, 120_000);
 
-    test("a parametrized title cannot be matched exactly: its file runs whole, and the run says why", () => {
+    test("a parametrized title is named case by case, by the names the runner reported when evidence was recorded", () => {
       applyScenario(root, scenario("parametrized"));
       try {
         const { code, out } = run(root);
         expect(code).toBe(2);
-        // The test that failed in the last run runs again, through its own exact filter.
+        // The test that failed in the last run runs again, in the same exact filter.
         expect(out.data.selected).toEqual(["test/money.test.ts::rounds (half) cents [0.5]? *yes*", "test/users.test.ts::normalizes %s"]);
-        expect(out.data.commands).toEqual([`npx ${bin} test/users.test.ts`, `npx ${bin} test/money.test.ts -t '^(?:rounds \\(half\\) cents \\[0\\.5\\]\\? \\*yes\\*)$'`]);
-        expect(out.data.notes).toEqual(["test/users.test.ts: runs whole (`normalizes %s` is a parametrized title, which no name filter matches exactly)"]);
+        expect(out.data.commands).toEqual([`npx ${bin} test/money.test.ts test/users.test.ts -t '^(?:normalizes   A@B\\.org |normalizes C@D\\.org|rounds \\(half\\) cents \\[0\\.5\\]\\? \\*yes\\*)$'`]);
+        expect(out.data.notes).toEqual([]);
+        // Its cases report under the graph's one test; `knows an admin` (same file, not selected) does not run.
         expect(outcomes(out)).toEqual([
           "test/money.test.ts::rounds (half) cents [0.5]? *yes* passed",
-          "test/users.test.ts::knows an admin passed", "test/users.test.ts::normalizes   A@B.org  failed", "test/users.test.ts::normalizes C@D.org failed"]);
-        const human = guard(["run", "--quiet"], root);
-        expect(human.stdout).toContain("note: test/users.test.ts: runs whole");
+          "test/users.test.ts::normalizes %s failed", "test/users.test.ts::normalizes %s failed"]);
       } finally {
         resetProject(root);
       }
     }, 120_000);
+
+    test("a parametrized title with no recorded cases cannot be matched exactly: its file runs whole, and the run says why", async () => {
+      const { planJsBatches, fullNameRules } = await import("../../src/act/runners/name-filter.ts");
+      const t = { id: "test/users.test.ts::normalizes %s", file: "test/users.test.ts", framework: project.framework, selector: "normalizes %s" };
+      const other = { ...t, id: "test/users.test.ts::knows an admin", selector: "knows an admin" };
+      const { batches, notes } = planJsBatches([t], [t, other], fullNameRules(false));
+      expect(batches).toEqual([{ targets: ["test/users.test.ts"] }]);
+      expect(notes).toEqual(["test/users.test.ts: runs whole (`normalizes %s` is a parametrized title, which no name filter matches exactly)"]);
+    });
   });
 }
 

@@ -21,6 +21,11 @@ export interface DispatchPattern {
     dynamicImport?: true;
     /** `f(**kwargs)` where kwargs is a parameter of the enclosing function (forwarding). */
     kwargsForward?: true;
+    /**
+     * The argument (0-based) that holds the looked-up name: a call whose name there is a string literal
+     * (`getattr(obj, "__attrs_attrs__", None)`) is static, like `obj.__attrs_attrs__`, and does not match.
+     */
+    nameArg?: number;
   };
   /** `new Name(...)`. */
   newOf?: string[];
@@ -43,10 +48,10 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-getattr",
     languages: ["python"],
     summary: "attribute looked up by a computed name (getattr/setattr/delattr)",
-    match: { call: { names: ["getattr", "setattr", "delattr"] } },
+    match: { call: { names: ["getattr", "setattr", "delattr"], nameArg: 1 } },
     examples: {
-      dynamic: ["def run(obj, name):\n    return getattr(obj, name)()\n", "def put(o, k, v):\n    setattr(o, k, v)\n"],
-      static: ["def run(obj):\n    return obj.name()\n"],
+      dynamic: ["def run(obj, name):\n    return getattr(obj, name)()\n", "def put(o, k, v):\n    setattr(o, k, v)\n", "def pick(o, n):\n    return getattr(o, f'get_{n}')\n"],
+      static: ["def run(obj):\n    return obj.name()\n", "def fields(obj):\n    return getattr(obj, \"__attrs_attrs__\", None)\n", "def mark(o):\n    setattr(o, 'seen', True)\n"],
     },
   },
   {

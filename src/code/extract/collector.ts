@@ -147,6 +147,11 @@ export class Collector {
     this.scopes.push({ kind: "ns", qual: this.prefix() + name, endIndex });
   }
 
+  /** A declaration of `name` in the current scope that never runs (an overload signature or stub). */
+  variant(name: string, outer: Node): void {
+    (this.out.variants ??= []).push({ of: this.prefix() + name, start: startLine(outer), end: endLine(outer) });
+  }
+
   test(def: Def, framework: string, path: string[]): void {
     const t: TestDef = { qualname: def.qualname, name: def.name, framework, start: def.start, end: def.end, path };
     this.out.tests.push(t);
@@ -181,6 +186,12 @@ export class Collector {
     parts.push(this.source.slice(pos));
     this.module.bodyHash = hashText(parts.join("\u0000"));
     this.out.problems = problems;
+    // A declaration whose function never came (an abstract signature, a stub with no implementation) stays module code.
+    if (this.out.variants) {
+      const defs = new Set(this.out.defs.map((d) => d.qualname));
+      this.out.variants = this.out.variants.filter((v) => defs.has(v.of));
+      if (this.out.variants.length === 0) delete this.out.variants;
+    }
     return this.out;
   }
 }

@@ -30,19 +30,24 @@ const EXTRACTORS: Partial<Record<LanguageId, (tree: Tree, col: Collector) => voi
  * still yields what parsed; its problems are listed ("lines 3-4: syntax error").
  */
 export async function extractSource(path: string, lang: LanguageId, source: string): Promise<FileExtract> {
-  const extractor = EXTRACTORS[lang];
-  if (!extractor) throw new Error(`no extractor for ${lang}`);
   const tree = await parse(lang, source);
   try {
-    const col = new Collector(path, lang, source);
-    extractor(tree, col);
-    const problems = tree.rootNode.hasError
-      ? syntaxProblems(tree).map((p) =>
-          p.kind === "missing" ? `line ${p.startLine}: missing ${p.expected}` : p.startLine === p.endLine ? `line ${p.startLine}: syntax error` : `lines ${p.startLine}-${p.endLine}: syntax error`,
-        )
-      : [];
-    return col.finish(problems);
+    return extractTree(path, lang, source, tree);
   } finally {
     tree.delete();
   }
+}
+
+/** extractSource on a tree the caller parsed (and deletes). */
+export function extractTree(path: string, lang: LanguageId, source: string, tree: Tree): FileExtract {
+  const extractor = EXTRACTORS[lang];
+  if (!extractor) throw new Error(`no extractor for ${lang}`);
+  const col = new Collector(path, lang, source);
+  extractor(tree, col);
+  const problems = tree.rootNode.hasError
+    ? syntaxProblems(tree).map((p) =>
+        p.kind === "missing" ? `line ${p.startLine}: missing ${p.expected}` : p.startLine === p.endLine ? `line ${p.startLine}: syntax error` : `lines ${p.startLine}-${p.endLine}: syntax error`,
+      )
+    : [];
+  return col.finish(problems);
 }

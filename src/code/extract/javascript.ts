@@ -32,7 +32,7 @@ interface Pending {
   test?: boolean;
 }
 
-const NODE_TYPES: readonly string[] = ["import_statement", "export_statement", "function_declaration", "generator_function_declaration", "arrow_function", "function_expression", "function", "generator_function", "class_declaration", "abstract_class_declaration", "class", "method_definition", "field_definition", "public_field_definition", "variable_declarator", "pair", "assignment_expression", "call_expression", "new_expression", "decorator"];
+const NODE_TYPES: readonly string[] = ["import_statement", "export_statement", "function_signature", "method_signature", "function_declaration", "generator_function_declaration", "arrow_function", "function_expression", "function", "generator_function", "class_declaration", "abstract_class_declaration", "class", "method_definition", "field_definition", "public_field_definition", "variable_declarator", "pair", "assignment_expression", "call_expression", "new_expression", "decorator"];
 
 /**
  * JavaScript, TypeScript and TSX: functions, arrow functions bound to names, classes and methods, object
@@ -98,6 +98,13 @@ export function extractJavaScript(tree: Tree, col: Collector): void {
         }
         col.cls(name, n, bases);
         return true;
+      }
+      case "function_signature":
+      case "method_signature": {
+        // An overload signature: `function f(a: string): void;` before `function f(a: unknown) { … }`.
+        const name = field(c.currentNode, "name")?.text;
+        if (name) col.variant(name, c.currentNode.parent?.type === "export_statement" ? c.currentNode.parent : c.currentNode);
+        return false;
       }
       case "method_definition":
       case "abstract_method_signature": {

@@ -47,6 +47,11 @@ export function extractPython(tree: Tree, col: Collector): void {
         const n = c.currentNode;
         const name = field(n, "name")?.text ?? "?";
         const outer = decoratedAt === n.startIndex && decorated ? decorated : n;
+        if (outer !== n && isOverloadStub(outer)) {
+          // `@overload` stubs are typing declarations: their `...` bodies never run; they belong to the implementation.
+          col.variant(name, outer);
+          return false;
+        }
         const clsScope = col.directClass();
         const atTop = col.atModuleLevel();
         // Decorators were walked already (they come first in the decorated_definition, in the enclosing scope).
@@ -60,7 +65,7 @@ export function extractPython(tree: Tree, col: Collector): void {
             }
           }
         }
-        if (testFile && name.startsWith("test")) {
+        if (testFile && name.startsWith("test") && !(outer !== n && isFixture(outer))) {
           if (atTop && !clsScope) col.test(def, "pytest", []);
           else if (clsScope && testClasses.has(clsScope.qualname)) col.test(def, "pytest", clsScope.qualname.split("."));
         }
@@ -109,7 +114,7 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
     if (name === "__import__") {
       const first = field(n, "arguments")?.namedChild(0);
       col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" });
-    } else col.dispatch({ on: "call", name });
+    } else col.dispatch({ on: "call", name, literalArg: (i) => plainString(field(n, "arguments")?.namedChild(i)) });
   } else if (ft === "attribute") {
     const obj = field(f, "object");
     const name = field(f, "attribute")?.text ?? "?";
@@ -166,4 +171,29 @@ function importFrom(n: Node, col: Collector): void {
     }
   }
   col.import(star ? { spec, level, names, star, line } : { spec, level, names, line });
+}
+
+/** A pytest fixture (`@pytest.fixture`, `@fixture(scope=…)`): pytest never collects it as a test, whatever its name. */
+function isFixture(decorated: Node): boolean {
+  for (const d of decorated.namedChildren) {
+    let e = d?.type === "decorator" ? d.namedChild(0) : null;
+    if (e?.type === "call") e = field(e, "function");
+    if (e && (e.text === "fixture" || /^[A-Za-z_][\w.]*\.fixture$/.test(e.text))) return true;
+  }
+  return false;
+}
+
+/** A definition decorated with `@overload` / `@typing.overload` / `@t.overload`. */
+function isOverloadStub(decorated: Node): boolean {
+  for (const d of decorated.namedChildren) {
+    const e = d?.type === "decorator" ? d.namedChild(0) : null;
+    if (e && (e.text === "overload" || /^[A-Za-z_][\w.]*\.overload$/.test(e.text))) return true;
+  }
+  return false;
+}
+
+/** A string literal with no interpolation (`"x"`, `'x'`; not an f-string). */
+function plainString(n: Node | null | undefined): boolean {
+  if (n?.type !== "string") return false;
+  return !n.namedChildren.some((c) => c?.type === "interpolation") && !/^[A-Za-z]*[fF]/.test(n.text);
 }

@@ -23,6 +23,18 @@ export interface FileExtract {
   testFramework?: string;
   /** Syntax problems: "lines 3-4" etc.; empty when the file parsed cleanly. */
   problems: string[];
+  /**
+   * Declarations that never run but belong to a function (TS overload signatures, Python `@overload`
+   * stubs): not Defs of their own; an edit to one is an edit to the function they declare.
+   */
+  variants?: Variant[];
+}
+
+export interface Variant {
+  /** The qualname of the function the declaration belongs to. */
+  of: string;
+  start: number;
+  end: number;
 }
 
 export interface Def {

@@ -166,7 +166,11 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         hit(rule, `${t.file}::${t.qualname}`, { file: t.file });
         const info = byQualname.get(`${t.file}::${t.qualname}`);
         if (info) choose(info, { code: rule.code, file: t.file });
-        else choose(newTest(t.file, t.qualname, language), { code: rule.code, file: t.file }, true);
+        else if (t.change === "modified" && known.length > 0) {
+          // Shaped like a test but never collected by the runner (a fixture, a helper): not handed to the runner; the file's tests run.
+          hit(OVERRIDES.testFile, `${path}: ${OVERRIDES.testFile.summary}`, { file: path });
+          for (const k of known) choose(k, { code: OVERRIDES.testFile.code, file: path });
+        } else choose(newTest(t.file, t.qualname, language), { code: rule.code, file: t.file }, true);
       }
       continue;
     }
@@ -228,28 +232,50 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
 
   // Follow changed names to the code that reads them.
   const reasonsForIds = new Map<string, SelectionReason>();
-  for (const group of namesByLanguageFile) {
-    const language = languageForPath(group.file);
-    if (!language) continue;
-    const refs = ctx.references ? await ctx.references(group.names, group.file) : await findReferences(ctx.root, group.names, language, { staged: ctx.staged });
-    if (refs.tooCommon.length > 0) {
+  const followed = new Set<string>();
+  const followNames = async (groups: typeof namesByLanguageFile) => {
+    for (const group of groups) {
+      const language = languageForPath(group.file);
+      if (!language) continue;
+      const refs = ctx.references ? await ctx.references(group.names, group.file) : await findReferences(ctx.root, group.names, language, { staged: ctx.staged });
+      if (refs.tooCommon.length > 0) {
+        uncertain++;
+        hit(OVERRIDES.namesTooCommon, tooCommonMessage(group.file, refs.tooCommon), { file: group.file });
+        widenFiles.set(group.file, OVERRIDES.namesTooCommon.code);
+      }
+      const name = group.names.join(", ");
+      const code = group.code ?? "reads-changed-name";
+      for (const r of refs.references) {
+        const w = r.where;
+        if (w.kind === "function") reasonsForIds.set(w.id, { code, name, file: group.file });
+        else if (w.kind === "test") {
+          const t = byQualname.get(`${w.file}::${w.qualname}`);
+          if (t) choose(t, { code, name, file: group.file });
+          else for (const t2 of testsInFile(w.file)) choose(t2, { code, name, file: group.file });
+        } else if (w.kind === "test-file") for (const t of testsInFile(w.file)) choose(t, { code, name, file: group.file });
+        else if (!widenFiles.has(w.file)) widenFiles.set(w.file, group.code ?? OVERRIDES.moduleStatement.code);
+      }
+    }
+  };
+  await followNames(namesByLanguageFile);
+  async function followCollectionTimeReaders(): Promise<void> {
+    const readers = [...reasonsForIds.entries()].filter(([id, r]) => r.code === "reads-changed-name" && !id.endsWith("::<module>") && !followed.has(id));
+    if (readers.length === 0) return;
+    const infos = await view.functions(readers.map(([id]) => id));
+    const groups: typeof namesByLanguageFile = [];
+    for (const [id, r] of readers) {
+      followed.add(id);
+      const info = infos.get(id);
+      if (!info?.importTime) continue;
+      hit(OVERRIDES.collectionTimeRead, `${id} reads ${r.name}: ${OVERRIDES.collectionTimeRead.summary}`, { file: info.file, function: id });
       uncertain++;
-      hit(OVERRIDES.namesTooCommon, `${group.file}: ${refs.tooCommon.join(", ")} ${OVERRIDES.namesTooCommon.summary.replace(/^a changed name is/, "")}`.replace(/\s+/g, " "), { file: group.file });
-      widenFiles.set(group.file, OVERRIDES.namesTooCommon.code);
+      groups.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.collectionTimeRead.code });
     }
-    const name = group.names.join(", ");
-    const code = group.code ?? "reads-changed-name";
-    for (const r of refs.references) {
-      const w = r.where;
-      if (w.kind === "function") reasonsForIds.set(w.id, { code, name, file: group.file });
-      else if (w.kind === "test") {
-        const t = byQualname.get(`${w.file}::${w.qualname}`);
-        if (t) choose(t, { code, name, file: group.file });
-        else for (const t2 of testsInFile(w.file)) choose(t2, { code, name, file: group.file });
-      } else if (w.kind === "test-file") for (const t of testsInFile(w.file)) choose(t, { code, name, file: group.file });
-      else if (!widenFiles.has(w.file)) widenFiles.set(w.file, group.code ?? OVERRIDES.moduleStatement.code);
-    }
+    await followNames(groups);
   }
+  // A changed value read by code that ran only at import or collection time (a constructor a test module
+  // calls at module level): its edges name no test, so follow the names that lead to that code.
+  await followCollectionTimeReaders();
   // Evidence on module nodes (miss_repair edges learned from earlier misses).
   for (const f of slice.files) if (f.moduleChanges.length > 0) reasonsForIds.set(`${f.file.oldPath ?? f.file.path}::<module>`, { code: "module-evidence", file: f.file.path });
   if (reasonsForIds.size > 0) {
@@ -323,6 +349,13 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     ...(wouldRun ? { wouldRun } : {}),
     elapsedMs: Math.round(performance.now() - started),
   };
+}
+
+/** `src/a.py: the changed name \`a\` is used too widely to follow; …`: the names quoted, so a one-letter name reads as a name. */
+export function tooCommonMessage(file: string, names: readonly string[]): string {
+  const list = names.map((n) => `\`${n}\``).join(", ");
+  const rest = OVERRIDES.namesTooCommon.summary.replace(/^a changed name is /, "");
+  return `${file}: the changed ${names.length === 1 ? `name ${list} is` : `names ${list} are`} ${rest}`;
 }
 
 /**

@@ -64,8 +64,9 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
       return rows.map((r) => String(r.path));
     },
     tests() {
+      // A Test the runner never reported (collected = false, src/graph/evidence/write.ts) is not a test.
       testsCache ??= q(
-        "MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.duration_ms AS ms, t.start AS start, t.end AS end",
+        "MATCH (t:Test) WHERE t.collected IS NULL OR t.collected <> false RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.duration_ms AS ms, t.start AS start, t.end AS end",
       ).then((r) =>
         r.rows.map((row) => ({
           id: String(row.id),

@@ -35,6 +35,15 @@ export const OVERRIDES = {
       "`__init_subclass__` of a base class: it runs when a subclass is defined, at the subclass module's import",
     ],
   },
+  collectionTimeRead: {
+    code: "collection-time-read",
+    effect: "widen",
+    summary: "a changed module-level value is read by code that ran at import or collection time, outside every test; the tests of the code that runs it run too",
+    examples: [
+      "a default read by a constructor that a test module calls at module level (`DEFAULTS = {...}` read in `Environment.__init__`; `ENV = Environment()` in a test module): the tests using ENV",
+      "a class attribute read by a registry's `register`, called from module level: the tests of the code naming the registry",
+    ],
+  },
   namesTooCommon: { code: "names-too-common", effect: "widen", summary: "a changed name is used too widely to follow; its module's tests run too" },
   fileRead: { code: "evidence-file-read", effect: "add", summary: "evidence says these tests read the changed file" },
   changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GRAMMARS, type LanguageId } from "../../code/grammars.ts";
-import { outline } from "../../code/outline.ts";
+import { extractTree } from "../../code/extract/index.ts";
+import { functionAt, keyedFunctions, type KeyedFunction } from "../../code/extract/keyed.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { classifyPath } from "./file-classes.ts";
@@ -96,22 +97,15 @@ export async function findReferences(root: string, names: string[], language: La
       const isTest = classifyPath(file, true).class === "test";
       const tree = await parse(lang, text);
       try {
-        const items = outline(lang, tree).items.filter((i) => i.kind === "function" || i.kind === "method");
-        const seen = new Map<string, number>();
-        const keyed = items.map((i) => {
-          const k = (seen.get(i.qualname) ?? 0) + 1;
-          seen.set(i.qualname, k);
-          return { ...i, key: k === 1 ? i.qualname : `${i.qualname}#${k}` };
-        });
+        const keyed = keyedFunctions(extractTree(file, lang, text, tree));
         const lines = text.split("\n");
         for (const h of fileHits) {
           if (isInertLine(lang, h.text)) continue;
-          let best: (typeof keyed)[number] | undefined;
-          for (const f of keyed) if (f.startLine <= h.line && h.line <= f.endLine && (!best || f.depth >= best.depth)) best = f;
+          const best = functionAt(keyed, h.line);
           if (best) {
             if (isTest) {
               // The test that holds the hit (a helper inside a test file widens to the file).
-              let testItem: (typeof keyed)[number] | undefined;
+              let testItem: KeyedFunction | undefined;
               for (const f of keyed) if (f.startLine <= h.line && h.line <= f.endLine && isTestFunction(lang, f)) testItem = f;
               references.push({ file, line: h.line, where: testItem ? { kind: "test", file, qualname: testItem.key } : { kind: "test-file", file } });
             } else references.push({ file, line: h.line, where: { kind: "function", id: `${file}::${best.key}` } });

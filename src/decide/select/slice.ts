@@ -1,49 +1,37 @@
 import type { Tree } from "web-tree-sitter";
 import type { LanguageId } from "../../code/grammars.ts";
-import { outline, type OutlineItem } from "../../code/outline.ts";
+import { extractTree } from "../../code/extract/index.ts";
+import { functionAt, functionText, keyedFunctions, type KeyedFunction } from "../../code/extract/keyed.ts";
+import { syntaxProblems } from "../../code/outline.ts";
+import { isPythonTestFile } from "../../code/extract/python.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { classifyPath } from "./file-classes.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
 import type { ChangedFile, ChangedFunction, ChangedTest, ChangeSlice, FileSlice, ModuleChange } from "./types.ts";
 
-const FUNCTION_KINDS = new Set(["function", "method"]);
-
-/** A parsed version of a file: its functions with graph ids (duplicates get `#2`, `#3`, as the indexer does). */
+/** A parsed version of a file: its functions under the graph's ids (src/code/extract/keyed.ts). */
 interface Version {
   tree: Tree;
   lines: string[];
-  functions: (OutlineItem & { key: string })[];
+  functions: KeyedFunction[];
+  /** Python and Go files the runner collects tests from (the extractor's tests), per-test languages only. */
+  hasTests: boolean;
   problems: number;
 }
 
-async function parseVersion(language: LanguageId, text: string): Promise<Version> {
+async function parseVersion(path: string, language: LanguageId, text: string): Promise<Version> {
   const tree = await parse(language, text);
-  const o = outline(language, tree);
-  const seen = new Map<string, number>();
-  const functions = o.items
-    .filter((i) => FUNCTION_KINDS.has(i.kind))
-    .map((i) => {
-      const n = (seen.get(i.qualname) ?? 0) + 1;
-      seen.set(i.qualname, n);
-      return { ...i, key: n === 1 ? i.qualname : `${i.qualname}#${n}` };
-    });
-  return { tree, lines: text.split("\n"), functions, problems: o.problems.length };
+  const x = extractTree(path, language, text, tree);
+  return { tree, lines: text.split("\n"), functions: keyedFunctions(x), hasTests: x.tests.length > 0, problems: syntaxProblems(tree).length };
 }
 
-function innermostFunction(v: Version, line: number): (OutlineItem & { key: string }) | undefined {
-  let best: (OutlineItem & { key: string }) | undefined;
-  for (const f of v.functions) if (f.startLine <= line && line <= f.endLine && (!best || f.depth >= best.depth)) best = f;
-  return best;
-}
-
-const textOf = (v: Version, f: OutlineItem): string => v.lines.slice(f.startLine - 1, f.endLine).join("\n");
-
-/** Whether a function in a test file is itself a test (not a helper or fixture). */
-export function isTestFunction(language: LanguageId, item: OutlineItem): boolean {
-  if (language === "python") return /^test/.test(item.name) && (item.depth === 0 || /(^|\.)Test[^.]*\.[^.]+$/.test(item.qualname));
-  if (language === "go") return /^(Test|Benchmark|Example|Fuzz)([A-Z_0-9]|$)/.test(item.name) && item.depth === 0;
-  return false;
+/**
+ * Whether a function in a test file is itself a test the runner collects (not a helper, a fixture, or
+ * a function of a module that only looks like a test file). JS/TS test files are changed whole.
+ */
+export function isTestFunction(language: LanguageId, f: KeyedFunction): boolean {
+  return (language === "python" || language === "go") && f.test;
 }
 
 /** Slice one changed file: which functions and module-level statements changed. */
@@ -56,13 +44,16 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
   let oldV: Version | undefined;
   let newV: Version | undefined;
   try {
-    if (file.oldText !== undefined) oldV = await parseVersion(language, file.oldText);
-    if (file.newText !== undefined) newV = await parseVersion(language, file.newText);
+    if (file.oldText !== undefined) oldV = await parseVersion(file.oldPath ?? file.path, language, file.oldText);
+    if (file.newText !== undefined) newV = await parseVersion(file.path, language, file.newText);
   } catch (e) {
     out.parseProblem = e instanceof Error ? e.message : String(e);
     return out;
   }
   try {
+    // A Python module whose name only looks like a test file (`src/pkg/tests.py` holding template tests)
+    // is source: pytest collects no test from it, so its functions are code the tests run.
+    if (cls === "test" && language === "python" && !isPythonTestFile(file.path) && !oldV?.hasTests && !newV?.hasTests) out.class = "source";
     if (newV && newV.problems > 0) out.parseProblem = `syntax errors in the new version of ${file.path}`;
     const oldPath = file.oldPath ?? file.path;
     const changes = lineChanges(file.oldText ?? "", file.newText ?? "");
@@ -71,12 +62,12 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
     const moduleLines: { side: "old" | "new"; line: number; text: string }[] = [];
 
     for (const line of changes.removed) {
-      const f = oldV && innermostFunction(oldV, line);
+      const f = oldV && functionAt(oldV.functions, line);
       if (f) touchedOld.add(f.key);
       else if (oldV) moduleLines.push({ side: "old", line, text: oldV.lines[line - 1] ?? "" });
     }
     for (const line of changes.added) {
-      const f = newV && innermostFunction(newV, line);
+      const f = newV && functionAt(newV.functions, line);
       if (f) touchedNew.add(f.key);
       else if (newV) moduleLines.push({ side: "new", line, text: newV.lines[line - 1] ?? "" });
     }
@@ -91,14 +82,15 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
       const after = newByKey.get(key);
       let change: ChangedFunction["change"];
       if (before && after) {
-        if (textOf(oldV!, before) === textOf(newV!, after) && !file.oldPath) continue;
-        change = file.oldPath && textOf(oldV!, before) === textOf(newV!, after) ? "moved" : "modified";
+        const same = functionText(oldV!.lines, before) === functionText(newV!.lines, after);
+        if (same && !file.oldPath) continue;
+        change = file.oldPath && same ? "moved" : "modified";
       } else change = before ? "deleted" : "added";
       const item = after ?? before!;
       const fileOfId = change === "added" ? file.path : oldPath;
       const fn: ChangedFunction = { id: `${fileOfId}::${key}`, file: fileOfId, qualname: key, change, startLine: item.startLine, endLine: item.endLine };
       if (change === "moved") fn.movedTo = `${file.path}::${key}`;
-      if (cls === "test" && isTestFunction(language, item)) out.tests.push({ file: change === "deleted" ? oldPath : file.path, qualname: key, change });
+      if (out.class === "test" && isTestFunction(language, item)) out.tests.push({ file: change === "deleted" ? oldPath : file.path, qualname: key, change });
       else out.functions.push(fn);
     }
 

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { gitRaw } from "../../repo/git.ts";
+import { ignoredPaths } from "../../repo/git.ts";
 import { rank, type Decision } from "../decision.ts";
 import { firstRule } from "./match.ts";
 import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";
@@ -62,9 +62,7 @@ function markRegenerable(ops: Operation[], ws: Workspace): void {
   const candidates = ops.flatMap((o) => (o.kind === "delete" || o.kind === "overwrite" ? o.targets : [])).filter((t) => t.path && t.place === "workspace" && looksRegenerable(t.path, ws));
   if (candidates.length === 0) return;
   const rels = [...new Set(candidates.map((t) => relative(ws.root, t.path!)))];
-  const r = gitRaw(["check-ignore", "-z", "--stdin"], ws.root, rels.join("\0") + "\0");
-  if (r.code !== 0 && r.code !== 1) return;
-  const ignored = new Set(r.stdout.split("\0").filter(Boolean));
+  const ignored = ignoredPaths(ws.root, rels);
   for (const t of candidates) if (ignored.has(relative(ws.root, t.path!))) t.regenerable = true;
 }
 

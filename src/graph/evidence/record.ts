@@ -1,6 +1,6 @@
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
-import { headSha, requireRepoRoot } from "../../repo/git.ts";
+import { headSha, ignoredPaths, requireRepoRoot } from "../../repo/git.ts";
 import type { Graph } from "../client.ts";
 import { attribute, declaredTests, evidenceFiles } from "./attribute.ts";
 import { canaryCheck, evidenceless, evidencelessCheck, type CheckResult } from "./checks.ts";
@@ -78,6 +78,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       }
     }
     const ev = mergeEvidence(parts);
+    dropIgnoredReads(root, ev);
     const functions = await functionsOf(root, evidenceFiles(ev), graph);
     const attr = attribute(ev, functions);
     const durationMs = performance.now() - started;
@@ -102,4 +103,15 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
   } finally {
     if (!opts.graph) await graph.close();
   }
+}
+
+/**
+ * Files under git-ignored folders (`.hypothesis/tmp/…`, caches, build output) are scratch space a test
+ * wrote, not inputs anyone edits: recorded, they would be data dependencies no change ever touches, and
+ * a File node git does not know keeps the graph "behind HEAD" for ever.
+ */
+function dropIgnoredReads(root: string, ev: Evidence): void {
+  const ignored = ignoredPaths(root, [...new Set(Object.values(ev.filesRead).flat())]);
+  if (ignored.size === 0) return;
+  for (const [t, files] of Object.entries(ev.filesRead)) ev.filesRead[t] = files.filter((f) => !ignored.has(f));
 }

@@ -76,6 +76,8 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity, runnerIds: runnerIdsOf(t.runnerIds) })),
   );
 
+  if (!partial) await markUncollected(graph, tests);
+
   const edges: Record<string, string | number>[] = [];
   const seen = new Set<string>();
   for (const [test, fns] of attr.byTest) {
@@ -136,6 +138,21 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   const renamed: Record<string, string> = {};
   for (const [a, b] of resolved) if (a !== b) renamed[a] = b;
   return { runId, tests: tests.length, edges: edges.length, reads: reads.length, importTimeFunctions: attr.importTimeFunctions.size, renamed, unrecordable };
+}
+
+/**
+ * Test identity comes from the runner: a Test the indexer found by its shape (a fixture named `test_*`,
+ * a test of a second framework in the same file, a title built at run time) in a file whose tests this
+ * recording ran, but which the runner never reported, is marked `collected = false`: selection does
+ * not count it or hand it to the runner. A full recording clears the mark of every test it did report.
+ */
+async function markUncollected(graph: Graph, tests: readonly { id: string; file: string }[]): Promise<void> {
+  const files = [...new Set(tests.map((t) => t.file))];
+  const reported = new Set(tests.map((t) => t.id));
+  const { rows } = await graph.roQuery("MATCH (t:Test) WHERE t.file IN $files RETURN t.id AS id", { files });
+  const phantoms = rows.map((r) => String(r.id)).filter((id) => !reported.has(id));
+  await graph.writeBatch("MATCH (t:Test {id: row.id}) SET t.collected = false", phantoms.map((id) => ({ id })));
+  await graph.writeBatch("MATCH (t:Test {id: row.id}) WHERE t.collected = false SET t.collected = NULL", tests.map((t) => ({ id: t.id })));
 }
 
 /** How many runner ids a Test keeps (a parametrized test can have thousands of cases; the rest resolve by template). */
