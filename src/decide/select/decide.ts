@@ -326,6 +326,12 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   if (runAllOverride) level = "run-all";
   else if (level === "run-all") hit(OVERRIDES.lowTrust, `trust ${score} is below ${ctx.thresholds.medium}`);
 
+  // Tests with no evidence because their file failed to collect: any change may break them.
+  if (slice.files.length > 0) {
+    const blind = allTests.filter((t) => t.collectFailed);
+    if (blind.length > 0) hit(OVERRIDES.testWithoutEvidence, `${new Set(blind.map((t) => t.file)).size} test file(s): ${OVERRIDES.testWithoutEvidence.summary}`);
+    for (const t of blind) choose(t, { code: OVERRIDES.testWithoutEvidence.code, file: t.file });
+  }
   // Always: tests that failed last time.
   for (const id of await view.lastFailures()) if (byId.has(id)) chooseId(id, { code: OVERRIDES.failedLastRun.code });
 

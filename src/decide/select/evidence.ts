@@ -21,6 +21,8 @@ export interface TestInfo {
   selector: string;
   /** The runner's own ids of this test where they differ from `id` (template titles, subtests, long ids). */
   runnerIds?: string[];
+  /** The last recording could not collect its file: it has no evidence and runs on every change. */
+  collectFailed?: boolean;
   durationMs?: number;
   start?: number;
   end?: number;

@@ -32,6 +32,8 @@ export interface Evidence {
   granularity: Record<string, Granularity>;
   /** Facts about the run the self-checks and reports use (e.g. which coverage core ran). */
   notes: string[];
+  /** Test files the runner could not collect (an import error): their tests have no evidence. */
+  uncollected?: string[];
 }
 
 export const emptyEvidence = (): Evidence => ({
@@ -68,6 +70,7 @@ export function mergeEvidence(parts: Evidence[]): Evidence {
     for (const [t, files] of Object.entries(p.filesRead)) out.filesRead[t] = [...new Set([...(out.filesRead[t] ?? []), ...files])].sort();
     Object.assign(out.granularity, p.granularity);
     out.notes.push(...p.notes);
+    if (p.uncollected) out.uncollected = [...(out.uncollected ?? []), ...p.uncollected];
   }
   return out;
 }

@@ -76,7 +76,8 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity, runnerIds: runnerIdsOf(t.runnerIds) })),
   );
 
-  if (!partial) await markUncollected(graph, tests);
+  if (!partial) await markUncollected(graph, tests, new Set(ev.uncollected ?? []));
+  await markCollectFailed(graph, ev.uncollected ?? [], partial);
 
   const edges: Record<string, string | number>[] = [];
   const seen = new Set<string>();
@@ -146,13 +147,24 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
  * recording ran, but which the runner never reported, is marked `collected = false`: selection does
  * not count it or hand it to the runner. A full recording clears the mark of every test it did report.
  */
-async function markUncollected(graph: Graph, tests: readonly { id: string; file: string }[]): Promise<void> {
-  const files = [...new Set(tests.map((t) => t.file))];
+async function markUncollected(graph: Graph, tests: readonly { id: string; file: string }[], broken: ReadonlySet<string>): Promise<void> {
+  // A file whose run broke off reports fewer tests than it has: the missing ones are not phantoms.
+  const files = [...new Set(tests.map((t) => t.file))].filter((f) => !broken.has(f));
   const reported = new Set(tests.map((t) => t.id));
   const { rows } = await graph.roQuery("MATCH (t:Test) WHERE t.file IN $files RETURN t.id AS id", { files });
   const phantoms = rows.map((r) => String(r.id)).filter((id) => !reported.has(id));
   await graph.writeBatch("MATCH (t:Test {id: row.id}) SET t.collected = false", phantoms.map((id) => ({ id })));
   await graph.writeBatch("MATCH (t:Test {id: row.id}) WHERE t.collected = false SET t.collected = NULL", tests.map((t) => ({ id: t.id })));
+}
+
+/**
+ * Tests of files the runner could not collect (an import error) get `collect_failed = true`: they have
+ * no evidence, so selection runs them on every change until a recording collects them again. A full
+ * recording clears the mark everywhere else.
+ */
+async function markCollectFailed(graph: Graph, files: readonly string[], partial: boolean): Promise<void> {
+  if (!partial) await graph.query("MATCH (t:Test) WHERE t.collect_failed = true AND NOT t.file IN $files SET t.collect_failed = NULL", { files: [...files] });
+  if (files.length > 0) await graph.query("MATCH (t:Test) WHERE t.file IN $files SET t.collect_failed = true", { files: [...files] });
 }
 
 /** How many runner ids a Test keeps (a parametrized test can have thousands of cases; the rest resolve by template). */

@@ -55,6 +55,8 @@ export function testStarted(id) {
   const s = state();
   take(s.stack.at(-1) ?? { id: "", file: id.file });
   s.stack.push({ ...id, started: performance.now() });
+  // A test that starts and never ends (its process crashed) is named by this line.
+  appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file } }) + "\n");
 }
 
 export function testEnded(outcome) {

@@ -7,7 +7,8 @@ import { executedLines, type V8Range } from "./v8-lines.ts";
 /** What the in-process hook wrote: one JSON per line. */
 export type WindowRecord =
   | { pid: number; owner: { id: string; file: string }; scripts: { scriptId: string; functions: V8Range[][] }[] }
-  | { pid: number; result: { id: string; file: string; outcome: Outcome; durationMs: number } };
+  | { pid: number; result: { id: string; file: string; outcome: Outcome; durationMs: number } }
+  | { pid: number; started: { id: string; file: string } };
 
 export interface ScriptSource {
   path: string;
@@ -55,8 +56,14 @@ function originalLines(root: string, script: ScriptSource, lines: number[]): Map
 export function windowsToEvidence(root: string, framework: Framework, records: WindowRecord[], sources: Map<string, ScriptSource>): Evidence {
   const ev = emptyEvidence();
   const testId = (file: string, id: string) => `${rel(root, file)}::${id}`;
+  const open = new Map<string, { id: string; file: string }>();
   for (const rec of records) {
+    if ("started" in rec) {
+      open.set(`${rec.pid}\0${rec.started.file}\0${rec.started.id}`, rec.started);
+      continue;
+    }
     if ("result" in rec) {
+      open.delete(`${rec.pid}\0${rec.result.file}\0${rec.result.id}`);
       const { id, file, outcome, durationMs } = rec.result;
       const name = id.split(" > ").pop() ?? id;
       ev.tests.push({ id: testId(file, id), selector: id, file: rel(root, file), name, framework, outcome, durationMs: Math.round(durationMs * 1000) / 1000 });
@@ -72,21 +79,42 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
   }
   // Every test the runner reported has an entry, even one that ran no measured code.
   for (const t of ev.tests) ev.coverage[t.id] ??= {};
+  // Tests that started and never ended: their process died. Their files' tests are left without
+  // evidence (they run on every change) rather than taken for fewer tests than the file has.
+  if (open.size > 0) {
+    const crashed = [...open.values()];
+    ev.uncollected = [...new Set(crashed.map((t) => rel(root, t.file)))].sort();
+    ev.notes.push(`${framework}: ${crashed.length} test(s) started and never finished (the test process died): ${crashed.slice(0, 3).map((t) => `${rel(root, t.file)}::${t.id}`).join(", ")}; the tests of ${ev.uncollected.join(", ")} have no evidence and run on every change`);
+  }
   return ev;
 }
 
 /** Read the hook's output folder. */
-export function readHookOutput(out: string, files: string[]): { records: WindowRecord[]; sources: Map<string, ScriptSource> } {
+export function readHookOutput(out: string, files: string[]): { records: WindowRecord[]; sources: Map<string, ScriptSource>; damaged: number } {
   const records: WindowRecord[] = [];
   const sources = new Map<string, ScriptSource>();
+  // A test process that crashed mid-write leaves a cut line or file: skip it, count it, keep the rest.
+  let damaged = 0;
+  const parse = <T>(text: string): T | undefined => {
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      damaged++;
+      return undefined;
+    }
+  };
   for (const f of files) {
     const text = readFileSync(join(out, f), "utf8");
     if (f.startsWith("windows-")) {
-      for (const line of text.split("\n")) if (line) records.push(JSON.parse(line) as WindowRecord);
+      for (const line of text.split("\n")) {
+        const r = line ? parse<WindowRecord>(line) : undefined;
+        if (r) records.push(r);
+      }
     } else if (f.startsWith("source-")) {
       const m = /^source-(\d+)-(.+)\.json$/.exec(f);
-      if (m) sources.set(`${m[1]}:${m[2]}`, JSON.parse(text) as ScriptSource);
+      const src = m ? parse<ScriptSource>(text) : undefined;
+      if (m && src) sources.set(`${m[1]}:${m[2]}`, src);
     }
   }
-  return { records, sources };
+  return { records, sources, damaged };
 }

@@ -17,6 +17,7 @@ _SKIP_DIRS = tuple(
 _current = [""]
 _reads = {}
 _reports = []
+_collect_errors = []
 
 
 def _inside(path):
@@ -75,6 +76,12 @@ def pytest_runtest_logreport(report):
     )
 
 
+def pytest_collectreport(report):
+    # A module that fails to import or collect: its tests have no evidence, and guard must say so.
+    if report.failed and report.nodeid:
+        _collect_errors.append(report.nodeid)
+
+
 def pytest_sessionfinish(session, exitstatus):
     _cov.stop()
     if not _OUT:
@@ -98,6 +105,7 @@ def pytest_sessionfinish(session, exitstatus):
         "coverage": coverage_by_context,
         "reports": _reports,
         "reads": {k: sorted(v) for k, v in _reads.items()},
+        "collect_errors": _collect_errors,
     }
     os.makedirs(_OUT, exist_ok=True)
     with open(os.path.join(_OUT, "evidence-%s-%d.json" % (worker, os.getpid())), "w") as f:

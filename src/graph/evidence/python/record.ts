@@ -27,6 +27,8 @@ interface WorkerFile {
   coverage: Record<string, Record<string, number[]>>;
   reports: { id: string; when: string; outcome: string; duration: number }[];
   reads: Record<string, string[]>;
+  /** Node ids of collectors (modules) that failed to collect. */
+  collect_errors?: string[];
 }
 
 /** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
@@ -41,7 +43,8 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   try {
     writeFileSync(join(work, "guard_evidence.py"), pluginSource);
     const out = join(work, "out");
-    const args = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", ...(opts.args ?? []), ...(opts.select ?? [])];
+    // A module that fails to collect must not stop the others from running: their evidence is kept.
+    const args = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...(opts.args ?? []), ...(opts.select ?? [])];
     const proc = Bun.spawn(args, {
       cwd: dir,
       env: {
@@ -65,8 +68,20 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
     } catch {}
     if (files.length === 0)
       throw recordingFailed("pytest ran but guard's plugin wrote nothing", tail(stdout + "\n" + stderr), "check that pytest loads plugins (-p) and that nothing disables them");
-    const workers = files.map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as WorkerFile);
-    return toEvidence(workers);
+    // A file cut short (a worker killed while writing) is named; the other workers' evidence stands.
+    const workers: WorkerFile[] = [];
+    const damaged: string[] = [];
+    for (const f of files) {
+      try {
+        workers.push(JSON.parse(readFileSync(join(out, f), "utf8")) as WorkerFile);
+      } catch {
+        damaged.push(f);
+      }
+    }
+    if (workers.length === 0) throw recordingFailed("pytest ran but every evidence file guard's plugin wrote is damaged", damaged.join(", "), "run guard evidence again");
+    const ev = toEvidence(workers);
+    if (damaged.length > 0) ev.notes.push(`${damaged.length} of ${files.length} pytest evidence file(s) were damaged and skipped (${damaged.join(", ")}): the tests they held have no evidence`);
+    return ev;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -127,6 +142,11 @@ export function toEvidence(workers: WorkerFile[]): Evidence {
       const id = pytestTestId(underRoot(prefix, ctx));
       ev.filesRead[id] = [...new Set([...(ev.filesRead[id] ?? []), ...files])].sort();
     }
+  }
+  const collectErrors = [...new Set(workers.flatMap((w) => (w.collect_errors ?? []).map((id) => pytestFile(underRoot(w.rootdir, id)))))].sort();
+  if (collectErrors.length > 0) {
+    ev.uncollected = collectErrors;
+    ev.notes.push(`pytest could not collect ${collectErrors.length} file(s), so their tests have no evidence and run on every change: ${collectErrors.slice(0, 5).join(", ")}`);
   }
   for (const t of byId.values()) {
     t.outcome = phases.get(t.id) ?? "passed";
