@@ -113,3 +113,24 @@ describe("node:test", () => {
     expect(damaged).toBe(2);
   });
 });
+
+describe("go test", () => {
+  test("a passing test that ran no measured code (it drives a subprocess) is named and runs on every change", () => {
+    const root = tmp("go");
+    buildRepo(root, {
+      "go.mod": "module example.com/calc\n\ngo 1.21\n",
+      "calc.go": "package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n",
+      "calc_test.go": "package calc\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal()\n\t}\n}\n\nfunc TestMul(t *testing.T) {\n\tif Mul(2, 3) != 6 {\n\t\tt.Fatal()\n\t}\n}\n\nfunc TestToolchain(t *testing.T) {\n\tif err := exec.Command(\"go\", \"version\").Run(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
+    });
+    expect(guard(["index"], root).code).toBe(0);
+    const r = guard(["evidence", "--json"], root);
+    const data = JSON.parse(r.stdout).data as { withoutEvidence: string[] };
+    expect(data.withoutEvidence).toEqual(["calc_test.go::TestToolchain"]);
+    writeFileSync(join(root, "calc.go"), readFileSync(join(root, "calc.go"), "utf8").replace("return a + b", "return b + a"));
+    const c = checkOf(root);
+    expect(c.level).toBe("subset");
+    expect(why(c, "calc_test.go::TestAdd")).toContain("covers-changed-function");
+    expect(why(c, "calc_test.go::TestToolchain")).toEqual(["test-without-evidence"]);
+    expect(why(c, "calc_test.go::TestMul")).toEqual([]);
+  }, 240_000);
+});

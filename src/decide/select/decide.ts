@@ -326,9 +326,9 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   if (runAllOverride) level = "run-all";
   else if (level === "run-all") hit(OVERRIDES.lowTrust, `trust ${score} is below ${ctx.thresholds.medium}`);
 
-  // Tests with no evidence because their file failed to collect: any change may break them.
+  // Tests with no evidence (their file failed to collect, they ran no measured code): any change may break them.
   if (slice.files.length > 0) {
-    const blind = allTests.filter((t) => t.collectFailed);
+    const blind = allTests.filter((t) => t.noEvidence);
     if (blind.length > 0) hit(OVERRIDES.testWithoutEvidence, `${new Set(blind.map((t) => t.file)).size} test file(s): ${OVERRIDES.testWithoutEvidence.summary}`);
     for (const t of blind) choose(t, { code: OVERRIDES.testWithoutEvidence.code, file: t.file });
   }

@@ -21,8 +21,8 @@ export interface TestInfo {
   selector: string;
   /** The runner's own ids of this test where they differ from `id` (template titles, subtests, long ids). */
   runnerIds?: string[];
-  /** The last recording could not collect its file: it has no evidence and runs on every change. */
-  collectFailed?: boolean;
+  /** The last recording gave it no evidence (its file failed to collect, its process died, it ran no measured code): it runs on every change. */
+  noEvidence?: boolean;
   durationMs?: number;
   start?: number;
   end?: number;

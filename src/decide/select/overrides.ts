@@ -49,7 +49,7 @@ export const OVERRIDES = {
   changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },
   newTest: { code: "new-test", effect: "add", summary: "a new test always runs" },
   testFile: { code: "test-file-changed", effect: "add", summary: "code outside the tests of a test file changed; every test of that file runs" },
-  testWithoutEvidence: { code: "test-without-evidence", effect: "add", summary: "the last recording could not collect these tests (their file failed to import), so they have no evidence and run on every change" },
+  testWithoutEvidence: { code: "test-without-evidence", effect: "add", summary: "these tests have no evidence (their file failed to collect, their process died, or they ran no measured code in the test process), so they run on every change" },
   failedLastRun: { code: "failed-last-run", effect: "add", summary: "tests that failed in the last run always run" },
   periodicFull: { code: "periodic-full-run", effect: "run-all", summary: "a periodic full run is due (select.fullRunEvery / select.fullRunHours)" },
   lowTrust: { code: "low-trust", effect: "run-all", summary: "trust is below the medium threshold" },

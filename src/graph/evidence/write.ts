@@ -77,7 +77,6 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   );
 
   if (!partial) await markUncollected(graph, tests, new Set(ev.uncollected ?? []));
-  await markCollectFailed(graph, ev.uncollected ?? [], partial);
 
   const edges: Record<string, string | number>[] = [];
   const seen = new Set<string>();
@@ -101,6 +100,9 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
          r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
     edges,
   );
+  const covered = new Set(edges.map((e) => String(e.t)));
+  for (const [t, files] of Object.entries(ev.filesRead)) if (files.length > 0) covered.add(graphId(t));
+  await markNoEvidence(graph, ev.uncollected ?? [], tests.filter((t) => t.outcome === "passed" && !covered.has(t.id)).map((t) => t.id), tests.map((t) => t.id), partial);
   // Edges of these tests that this recording did not confirm are stale: the code no longer runs there.
   await graph.writeBatch(
     `MATCH (:Function)-[r:COVERED_BY {source: "coverage"}]->(t:Test {id: row.t}) WHERE r.run_id <> ${literal(runId)} DELETE r`,
@@ -158,13 +160,16 @@ async function markUncollected(graph: Graph, tests: readonly { id: string; file:
 }
 
 /**
- * Tests of files the runner could not collect (an import error) get `collect_failed = true`: they have
- * no evidence, so selection runs them on every change until a recording collects them again. A full
- * recording clears the mark everywhere else.
+ * Tests with no evidence get `no_evidence = true` and run on every change until a recording gives them
+ * some: the tests of files the runner could not collect (an import error, a process that died), and
+ * passing tests that ran no measured code in the test process (they drive a subprocess or a plugin). A
+ * full recording clears the mark everywhere else; a partial one on the tests it re-recorded.
  */
-async function markCollectFailed(graph: Graph, files: readonly string[], partial: boolean): Promise<void> {
-  if (!partial) await graph.query("MATCH (t:Test) WHERE t.collect_failed = true AND NOT t.file IN $files SET t.collect_failed = NULL", { files: [...files] });
-  if (files.length > 0) await graph.query("MATCH (t:Test) WHERE t.file IN $files SET t.collect_failed = true", { files: [...files] });
+async function markNoEvidence(graph: Graph, files: readonly string[], blind: readonly string[], recorded: readonly string[], partial: boolean): Promise<void> {
+  if (partial) await graph.writeBatch("MATCH (t:Test {id: row.id}) SET t.no_evidence = NULL", recorded.map((id) => ({ id })));
+  else await graph.query("MATCH (t:Test) WHERE t.no_evidence = true AND NOT t.file IN $files SET t.no_evidence = NULL", { files: [...files] });
+  if (files.length > 0) await graph.query("MATCH (t:Test) WHERE t.file IN $files SET t.no_evidence = true", { files: [...files] });
+  await graph.writeBatch("MATCH (t:Test {id: row.id}) SET t.no_evidence = true", blind.map((id) => ({ id })));
 }
 
 /** How many runner ids a Test keeps (a parametrized test can have thousands of cases; the rest resolve by template). */
