@@ -1,11 +1,13 @@
-import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { linkSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
  * One process at a time works on a transaction (relocate, restore, gc): a lock file made with O_EXCL
  * inside the transaction's directory, holding the owner's pid, the kernel's start time of that process
- * (so a recycled pid is not mistaken for the owner) and what it does. A lock whose owner is gone, or one
- * left empty by a process killed between creating and writing it, is broken and taken over.
+ * (so a recycled pid is not mistaken for the owner) and what it does. The lock appears whole (a hard link
+ * to a file already written), so it is never empty; a lock whose owner is gone is broken and taken over,
+ * and so is an unreadable one older than a few seconds.
  */
 export interface TxLockOwner {
   pid: number;
@@ -19,7 +21,7 @@ export interface TxLockOwner {
 export type LockAttempt = { release: (dirNow?: string) => void } | { heldBy: TxLockOwner } | { gone: true };
 
 const LOCK = "lock";
-/** A lock file this old with nothing readable in it was left by a process killed while creating it. */
+/** A lock file this old with nothing readable in it (damaged, or from another tool) belongs to nobody. */
 const EMPTY_GRACE_MS = 5_000;
 
 function startTime(pid: number | "self"): number | undefined {
@@ -67,21 +69,20 @@ function stale(path: string): boolean {
   return st !== undefined && Date.now() - st.mtimeMs > EMPTY_GRACE_MS;
 }
 
+/** Make the lock whole or not at all: the owner is written to a file of our own, then linked to the lock's name. */
 function create(path: string, op: string): ((dirNow?: string) => void) | "exists" | "gone" {
-  let fd: number;
+  const mine = `${path.slice(0, -LOCK.length)}.lock-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const owner: TxLockOwner = { pid: process.pid, op, start: startTime("self"), at: new Date().toISOString() };
   try {
-    fd = openSync(path, "wx", 0o644);
+    writeFileSync(mine, JSON.stringify(owner), { flag: "wx", mode: 0o644 });
+    linkSync(mine, path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return "exists";
     if (code === "ENOENT" || code === "ENOTDIR") return "gone";
     throw e;
-  }
-  try {
-    const owner: TxLockOwner = { pid: process.pid, op, start: startTime("self"), at: new Date().toISOString() };
-    writeSync(fd, JSON.stringify(owner));
   } finally {
-    closeSync(fd);
+    rmSync(mine, { force: true });
   }
   return (dirNow) => rmSync(dirNow ? join(dirNow, LOCK) : path, { force: true });
 }

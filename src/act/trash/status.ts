@@ -38,9 +38,14 @@ export function whereIs(root: string, m: TrashManifest, it: TrashItem): ItemWher
   // Placed by a restore that was cut off while it removed the trash copy: the original place is complete.
   if (it.restore === "placed") return original ? "in-place" : stored ? "in-trash" : "gone";
   if (it.state === "copied") return stored ? (original ? "half-removed" : "in-trash") : original ? "in-place" : "gone";
-  // Cut off between the rename into place and its record: the same content in both places is ours.
-  if (it.restore === "placing" && stored && original && it.state !== "kept") return sameContent(it.original, join(txDir(root, m.txid), it.stored)) ? "in-place" : "in-trash-conflict";
-  if (it.state === "moved") return stored ? (original ? "in-trash-conflict" : "in-trash") : original ? "in-place" : "gone";
+  // Both places hold it: the same content at the original place is the item back in place (a restore cut
+  // off between its rename into place and its record, or an earlier copy of it restored); anything else
+  // arrived there later.
+  if (it.state === "moved") {
+    if (!stored) return original ? "in-place" : "gone";
+    if (!original) return "in-trash";
+    return sameContent(it.original, join(txDir(root, m.txid), it.stored)) ? "in-place" : "in-trash-conflict";
+  }
   // Kept: the original stayed for the command to rewrite; while it still equals the copy, nothing changed.
   if (it.state === "kept") {
     if (!stored) return original ? "in-place" : "gone";
@@ -83,7 +88,7 @@ export function leftovers(root: string, m: TrashManifest): string[] {
   const dir = txDir(root, m.txid);
   const out: string[] = [];
   for (const slot of names(join(dir, "items"))) for (const n of names(join(dir, "items", slot))) if (n.startsWith(".partial-")) out.push(join(dir, "items", slot, n));
-  for (const n of names(dir)) if (/^\.manifest\..*\.tmp$|^\.lock-stale-/.test(n)) out.push(join(dir, n));
+  for (const n of names(dir)) if (/^\.manifest\..*\.tmp$|^\.lock-/.test(n)) out.push(join(dir, n));
   for (const it of m.items) {
     if (it.restore !== "placing" || !confined(root, it)) continue;
     const staging = stagingFor(m, it);
