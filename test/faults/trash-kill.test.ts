@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listManifests, readManifest } from "../../src/act/trash/manifest.ts";
 import { treeDigest } from "../../src/act/trash/tree.ts";
-import { makeRepo } from "../helpers/repo.ts";
 import { guardBinary, runBinary } from "./binary-under-test.ts";
-import { isRoot, mountTmpfs, NOT_ROOT, type Tmpfs } from "./tmpfs.ts";
-import { expectNothingLost, makeItems, runAndKill, seeded, strays, timeRun, trashDebris } from "./trash-kit.ts";
+import { isRoot, NOT_ROOT } from "./tmpfs.ts";
+import { expectNothingLost, makeItems, scratch, runAndKill, seeded, strays, timeRun, trashDebris } from "./trash-kit.ts";
 
 // kill -9 at random moments of the compiled binary's relocate (`guard rm`), restore and gc, on one file
 // system and across two (a tmpfs the test mounts inside the workspace, so the trash on the disk and the
@@ -17,22 +16,12 @@ import { expectNothingLost, makeItems, runAndKill, seeded, strays, timeRun, tras
 const SEED = Number(process.env.GUARD_FAULT_SEED ?? 20261219);
 const rand = seeded(SEED);
 let bin = "";
+const { workspace, mount } = scratch();
 beforeAll(async () => {
   bin = await guardBinary();
 }, 600_000);
 
-const roots: string[] = [];
-const mounts: Tmpfs[] = [];
-afterAll(() => {
-  mounts.forEach((m) => m.unmount());
-  roots.forEach((r) => rmSync(r, { recursive: true, force: true }));
-});
 
-function workspace(): string {
-  const root = makeRepo();
-  roots.push(root);
-  return root;
-}
 
 /** Kill `args` at random moments until a run completes; after each kill, nothing is lost. Returns the kills that landed. */
 async function killUntilDone(root: string, args: string[], span: number, items: Map<string, string>, afterKill?: () => void): Promise<number> {
@@ -119,8 +108,7 @@ describe("kill -9 during relocate and restore", () => {
 
   test.skipIf(!isRoot)(`across file systems: the files on a tmpfs, the trash on the disk (seed ${SEED})${isRoot ? "" : ` (skipped: ${NOT_ROOT})`}`, async () => {
     const root = workspace();
-    const mnt = mountTmpfs(join(root, "mnt"), "64m");
-    mounts.push(mnt);
+    const mnt = mount(join(root, "mnt"), "64m");
     expect(statSync(mnt.dir).dev).not.toBe(statSync(join(root, ".git")).dev);
     await relocateRestoreRounds(root, join(mnt.dir, "work"), "cross");
   }, 600_000);

@@ -1,9 +1,33 @@
-import { expect } from "bun:test";
-import { type Dirent, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { afterAll, expect } from "bun:test";
+import { type Dirent, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { listManifests, txDir } from "../../src/act/trash/manifest.ts";
 import { whereIs } from "../../src/act/trash/status.ts";
 import { treeDigest } from "../../src/act/trash/tree.ts";
+import { makeRepo } from "../helpers/repo.ts";
+import { mountTmpfs, type Tmpfs } from "./tmpfs.ts";
+
+/** Workspaces and tmpfs mounts for one test file, unmounted and removed after it. */
+export function scratch(): { workspace(): string; mount(dir: string, size: string): Tmpfs } {
+  const roots: string[] = [];
+  const mounts: Tmpfs[] = [];
+  afterAll(() => {
+    mounts.forEach((m) => m.unmount());
+    roots.forEach((r) => rmSync(r, { recursive: true, force: true }));
+  });
+  return {
+    workspace() {
+      const root = makeRepo();
+      roots.push(root);
+      return root;
+    },
+    mount(dir, size) {
+      const m = mountTmpfs(dir, size);
+      mounts.push(m);
+      return m;
+    },
+  };
+}
 
 /** A seeded generator so a failing round can be replayed (print the seed in the test name). */
 export function seeded(seed: number): () => number {
