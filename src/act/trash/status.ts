@@ -85,6 +85,8 @@ const names = (dir: string) => {
  * None of it is ever needed (a copy counts only once verified and renamed); gc reclaims it.
  */
 export function leftovers(root: string, m: TrashManifest): string[] {
+  // A relocation or a restore that ran to its end removed its own; only one cut off (or failed) leaves any.
+  if (m.state === "done" || m.state === "restored") return [];
   const dir = txDir(root, m.txid);
   const out: string[] = [];
   for (const slot of names(join(dir, "items"))) for (const n of names(join(dir, "items", slot))) if (n.startsWith(".partial-")) out.push(join(dir, "items", slot, n));
