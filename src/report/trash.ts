@@ -15,6 +15,7 @@ export const trashListEnvelope = (list: TxSummary[], damaged: string[] = []): En
 export function formatTrashList(root: string, list: TxSummary[], damaged: string[] = []): string {
   if (list.length === 0 && damaged.length === 0) return "the trash is empty\n";
   const out = list.map((s) => `${s.txid}  ${s.state.padEnd(9)} ${String(s.inTrash).padStart(4)}/${s.items} held  ${size(s.bytes).padStart(9)}  ${shown(root, s.paths)}  (${s.reason})`);
+  for (const s of list) if (s.state === "restoring" && s.inTrash > 0) out.push(`${s.txid}  its restore was cut off: \`guard trash restore ${s.txid}\` finishes it`);
   for (const txid of damaged) out.push(`${txid}  damaged   its manifest cannot be read; its files are under .guard/trash/${txid}/items/`);
   return `${out.join("\n")}\n`;
 }

@@ -89,17 +89,17 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
 function create(root: string, m: TrashManifest): () => void {
   const dir = txDir(root, m.txid);
   const staging = join(trashDir(root), `.new-${m.txid}`);
-  mkdirSync(join(staging, "items"), { recursive: true });
-  const lock = tryLockTx(staging, "relocate");
-  if (!("release" in lock)) throw new GuardError("could not lock a new trash transaction", undefined, "try again", EXIT.BLOCKED, "E_TRASH_BUSY");
   try {
+    mkdirSync(join(staging, "items"), { recursive: true });
+    const lock = tryLockTx(staging, "relocate");
+    if (!("release" in lock)) throw new GuardError("could not lock a new trash transaction", undefined, "try again", EXIT.BLOCKED, "E_TRASH_BUSY");
     writeManifest(root, m, staging);
     renameSync(staging, dir);
+    return () => lock.release(dir);
   } catch (e) {
     removeEmpty(staging);
     throw e;
   }
-  return () => lock.release(dir);
 }
 
 function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManifest {

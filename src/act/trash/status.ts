@@ -12,6 +12,11 @@ function sameContent(a: string, b: string): boolean {
   if (!sa || !sb) return false;
   if (sa.isFile() && sb.isFile() && sa.size !== sb.size) return false;
   try {
+    // Trees of different sizes differ: a walk of both, without reading any file, settles most cases.
+    if (sa.isDirectory() && sb.isDirectory()) {
+      const [ma, mb] = [measure(a), measure(b)];
+      if (ma.files !== mb.files || ma.bytes !== mb.bytes) return false;
+    }
     return treeDigest(a) === treeDigest(b);
   } catch {
     return false;
