@@ -86,17 +86,29 @@ async function relocateRestoreRounds(root: string, base: string, label: string):
   expect(relocKills).toBeGreaterThan(0);
 
   // Restore every transaction, each killed at random moments until a run completes; some rounds use --force.
-  let restoreKills = 0;
-  for (const m of listManifests(root).filter((t) => t.txid !== spareTx)) {
-    restoreKills += await killUntilDone(root, ["trash", "restore", m.txid], restoreSpan, items, () => {
+  const phases = { copying: 0, removing: 0 };
+  const restoreKilled = async (txid: string, span: number) =>
+    killUntilDone(root, ["trash", "restore", txid], span, items, () => {
+      // Where the kill landed: during a copy back (a staging copy exists) or while removing trash copies.
+      if (strays(root).length) phases.copying++;
+      if (readManifest(root, txid)!.items.some((it) => it.restore === "placed")) phases.removing++;
       if (rand() < 0.5) return;
-      const forced = runBinary(bin, ["trash", "restore", m.txid, "--force"], root);
+      const forced = runBinary(bin, ["trash", "restore", txid, "--force"], root);
       expectNothingLost(root, items);
       // Success means every item the transaction held is whole in place.
-      if (forced.code === 0) for (const it of readManifest(root, m.txid)!.items) if (it.state === "restored") expect(treeDigest(it.original)).toBe(items.get(it.original)!);
+      if (forced.code === 0) for (const it of readManifest(root, txid)!.items) if (it.state === "restored") expect(treeDigest(it.original)).toBe(items.get(it.original)!);
     });
-  }
-  console.log(`${label}: ${relocKills} relocations and ${restoreKills} restores killed (spans ${Math.round(rmSpan)} / ${Math.round(restoreSpan)} ms)`);
+  let restoreKills = 0;
+  for (const m of listManifests(root).filter((t) => t.txid !== spareTx)) restoreKills += await restoreKilled(m.txid, restoreSpan);
+  for (const [p, digest] of items) expect(treeDigest(p)).toBe(digest);
+
+  // Then all 60 folders in one transaction, so kills land in the middle of copying back and removing.
+  const big = makeItems(join(base, "..", `${label}-big`), 60, 5, "big");
+  expect(runBinary(bin, ["rm", "--", ...big.keys()], root).code).toBe(0);
+  const bigSpan = await timeRun(bin, ["trash", "restore", listManifests(root).at(-1)!.txid], root);
+  expect(runBinary(bin, ["rm", "--", ...paths], root).code).toBe(0);
+  restoreKills += await restoreKilled(listManifests(root).at(-1)!.txid, bigSpan);
+  console.log(`${label}: ${relocKills} relocations and ${restoreKills} restores killed (${phases.copying} during a copy back, ${phases.removing} while removing trash copies; spans ${Math.round(rmSpan)} / ${Math.round(restoreSpan)} / ${Math.round(bigSpan)} ms)`);
   expectAllBack(root, items);
 }
 
