@@ -1,7 +1,7 @@
 import type { Tree } from "web-tree-sitter";
 import { languageForPath, parse, type LanguageId } from "../../code/parser.ts";
 import { FINDING_KINDS, type Finding, type FindingKind } from "./kinds.ts";
-import { factsOf, type AssertionFact, type BranchFact, type Fact, type NumberFact } from "./syntax/facts.ts";
+import { factsOf, type AssertionFact, type BranchFact, type CallFact, type Fact, type NumberFact } from "./syntax/facts.ts";
 import { nestedScopeNodes, scopesOf, type Scope } from "./syntax/scopes.ts";
 
 /** One file of a change: contents before and after (undefined = did not exist). */
@@ -83,7 +83,7 @@ export async function detectChange(changes: FileChange[]): Promise<Finding[]> {
     }
 
     const findings: Finding[] = [];
-    for (const [b, a] of pairs) findings.push(...compareScopes(b, a));
+    for (const [b, a] of pairs) findings.push(...compareScopes(b, a, afterScopes));
     return findings;
   } finally {
     for (const f of [...befores, ...afters]) f.tree.delete();
@@ -127,7 +127,25 @@ const oneLine = (s: string, max = 120): string => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-function compareScopes(b: ParsedScope, a: ParsedScope | undefined): Finding[] {
+/** The same validator called with the same arguments first and more after them (`{ strict: true }`). */
+function isStricterCall(before: CallFact, after: Fact): boolean {
+  if (after.type !== "validation" || after.callee !== before.callee || after.args.length < before.args.length) return false;
+  return before.args.every((arg, i) => after.args[i] === arg);
+}
+
+/**
+ * A fact that moved, unchanged, into a function the scope now calls (extract function): still there,
+ * one call away.
+ */
+function movedIntoCallee(f: Fact, a: ParsedScope, afterScopes: ParsedScope[]): boolean {
+  return afterScopes.some(
+    (h) => h !== a && h.scope.kind === "function" && new RegExp(`(^|[^\\w$])${escapeName(h.scope.name)}\\s*\\(`).test(a.scope.node.text) && h.facts.some((x) => x.key === f.key),
+  );
+}
+
+const escapeName = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function compareScopes(b: ParsedScope, a: ParsedScope | undefined, afterScopes: ParsedScope[]): Finding[] {
   const where = { file: b.file, afterFile: a && a.file !== b.file ? a.file : undefined, symbol: b.scope.qualname };
   const findings: Finding[] = [];
   const push = (kind: FindingKind, f: { line: number; text: string }, message: string, magnitude: number = FINDING_KINDS[kind].magnitude, added?: string) =>
@@ -178,9 +196,18 @@ function compareScopes(b: ParsedScope, a: ParsedScope | undefined): Finding[] {
   // A branch that still exists once boundaries are ignored was changed, not removed.
   const addedBranchBlind = multiset(added.filter((f) => f.type === "branch"), (f) => (f as BranchFact).blindKey);
   const reported: Fact[] = [];
+  const stricter = new Set<Fact>();
   for (const f of removed) {
     if (f.type === "branch" && addedBranchBlind.get(f.blindKey)?.shift()) continue;
     if (f.type === "comparison" || f.type === "number") continue;
+    if (f.type === "validation") {
+      const kept = added.find((x) => !stricter.has(x) && isStricterCall(f, x));
+      if (kept) {
+        stricter.add(kept);
+        continue;
+      }
+    }
+    if (a && movedIntoCallee(f, a, afterScopes)) continue;
     reported.push(f);
   }
   // Report only the outermost removed construct (a removed `if` takes its `throw` with it).
