@@ -44,7 +44,10 @@ export interface ComparisonFact extends FactBase {
 export interface NumberFact extends FactBase {
   type: "number";
   role: "timeout" | "retry";
+  /** Lower-cased, for matching before against after. */
   slot: string;
+  /** As written, for messages (`maxRetries`, `RETRY_BACKOFF_MS`). */
+  name: string;
   value: number;
 }
 export interface CaseFact extends FactBase {
@@ -297,7 +300,7 @@ export function factsOf(scope: Scope, skip: Set<number>): Fact[] {
         if (count !== undefined) {
           const sleep = SLEEP_CALL.test(name);
           const slot = sleep ? name.toLowerCase() : `${name}()`;
-          add({ type: "number", role: sleep ? "timeout" : "retry", slot, value: count, ...base(n, `num:${slot.toLowerCase()}`) });
+          add({ type: "number", role: sleep ? "timeout" : "retry", slot: slot.toLowerCase(), name: slot, value: count, ...base(n, `num:${slot.toLowerCase()}`) });
         }
       }
       const cmp = comparisonOf(n);
@@ -308,14 +311,14 @@ export function factsOf(scope: Scope, skip: Set<number>): Fact[] {
         const r = unwrap(cmp.right);
         const lv = evaluate(r);
         if ((cmp.op === "<" || cmp.op === "<=") && lv !== undefined && RETRY_NAME.test(l.text)) {
-          add({ type: "number", role: "retry", slot: l.text.toLowerCase(), value: lv + (cmp.op === "<=" ? 1 : 0), ...base(n, `num:${l.text.toLowerCase()}`) });
+          add({ type: "number", role: "retry", slot: l.text.toLowerCase(), name: l.text, value: lv + (cmp.op === "<=" ? 1 : 0), ...base(n, `num:${l.text.toLowerCase()}`) });
         }
       }
       const bound = boundName(n);
       if (bound) {
         const v = evaluate(bound.value);
         const role = TIMEOUT_NAME.test(bound.name) ? "timeout" : RETRY_NAME.test(bound.name) ? "retry" : undefined;
-        if (role && v !== undefined) add({ type: "number", role, slot: bound.name.toLowerCase(), value: v, ...base(n, `num:${bound.name.toLowerCase()}`) });
+        if (role && v !== undefined) add({ type: "number", role, slot: bound.name.toLowerCase(), name: bound.name, value: v, ...base(n, `num:${bound.name.toLowerCase()}`) });
       }
     }
     for (const c of n.namedChildren) visit(c);
