@@ -200,7 +200,7 @@ export async function assess(root: string, base: Side, head: Side, opts: AssessO
         const candidates = () => grepFiles(root, head, splitTestSpec(spec).name.split(" ")[0] ?? "").filter(isTestPath);
         const now = await requiredTestStatus(spec, headTree, candidates);
         const weakenedHere = raw.some((x) => x.kind === "test_weakened" && testMatches(spec, x.file, x.symbol));
-        requiredTests.push(weakenedHere && now.status === "intact" ? { ...now, status: "no_assertions" } : now);
+        requiredTests.push(weakenedHere && now.status === "intact" ? { ...now, status: "weakened" } : now);
         const was = await requiredTestStatus(spec, baseTree, candidates);
         if (was.status === "intact") evidence.push({ kind: "regression_test", ref: spec });
       }
