@@ -27,11 +27,19 @@ export const SHELL_RULES: ShellRule[] = [
     code: "SHELL_GUARD_STATE",
     decision: "BLOCK",
     explain: "{program} would change guard's own state in .guard/ (trash, snapshots, audit log); that is never done by a command",
-    when: { anyOf: [{ kinds: MUTATING, anyTarget: ["guard-state"] }, { git: ["worktree-overwrite"], cleansIgnored: true }] },
+    when: { kinds: MUTATING, anyTarget: ["guard-state"] },
     examples: {
-      flag: ["rm -rf .guard", "echo x > .guard/events.jsonl", "mv .guard /tmp/elsewhere", "git clean -fdx", "cd .guard && rm -rf trash", "git clean -fX", "cat <<'EOF' > .guard/events.jsonl\n{}\nEOF"],
+      flag: ["rm -rf .guard", "echo x > .guard/events.jsonl", "mv .guard /tmp/elsewhere", "cd .guard && rm -rf trash", "cat <<'EOF' > .guard/events.jsonl\n{}\nEOF"],
       pass: ["cat .guard/events.jsonl", "ls .guard", "git clean -fdx -e .guard"],
     },
+  },
+  {
+    id: "clean-guard-state",
+    code: "SHELL_CLEAN_GUARD_STATE",
+    decision: "BLOCK",
+    explain: "git clean -x/-X would also delete guard's own state in .guard/ (trash, snapshots, audit log); `git clean -fdx -e .guard` cleans the rest and keeps it",
+    when: { git: ["worktree-overwrite"], cleansIgnored: true },
+    examples: { flag: ["git clean -fdx", "git clean -fX", "git clean -xdf"], pass: ["git clean -fdx -e .guard", "git clean -fd", "git clean -n"] },
   },
   {
     id: "git-dir",
@@ -48,7 +56,7 @@ export const SHELL_RULES: ShellRule[] = [
     id: "protected-root",
     code: "SHELL_PROTECTED_ROOT",
     decision: "BLOCK",
-    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory or the workspace itself",
+    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory, a temp directory itself or the workspace itself",
     when: { kinds: MUTATING, anyTarget: ["protected-root"] },
     examples: {
       flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./", "cat <<'EOF' > /etc/passwd\nx\nEOF", "ruby -e 'FileUtils.rm_rf(\"/usr/lib\")'"],
@@ -108,6 +116,17 @@ export const SHELL_RULES: ShellRule[] = [
     },
   },
   {
+    id: "temp-space",
+    code: "SHELL_TEMP_SPACE",
+    decision: "ALLOW",
+    explain: "{program} changes only {targets}, in the system's temp space (/tmp, /var/tmp, $TMPDIR), which holds neither the workspace nor guard's state",
+    when: { kinds: DESTRUCTIVE, everyTarget: ["temp"] },
+    examples: {
+      flag: ["rm -rf /tmp/build", "rm -rf /var/tmp/guard-example-cache", "rm -f /tmp/a.log /var/tmp/b.log", "shred -u /tmp/guard-example.bin", "mv /tmp/a /tmp/b", "find /tmp/guard-example-none -delete"],
+      pass: ["rm -rf /tmp", "rm -rf /var/tmp", "rm -rf /tmp/build src", "rm ../other/data.txt", "rm -rf /var/lib/x"],
+    },
+  },
+  {
     id: "outside-workspace",
     code: "SHELL_OUTSIDE_WORKSPACE",
     decision: "BLOCK",
@@ -141,7 +160,7 @@ export const SHELL_RULES: ShellRule[] = [
     id: "git-history-rewrite",
     code: "SHELL_GIT_HISTORY_REWRITE",
     decision: "ASK",
-    explain: "git would rewrite history that is already pushed or drop what recovery relies on (reflog, unreachable commits)",
+    explain: "git {targets} rewrites commits or drops what recovery relies on (reflog, unreachable commits); guard cannot snapshot that first",
     when: { git: ["history-rewrite"] },
     examples: {
       flag: ["git filter-branch --tree-filter 'rm -f x' HEAD", "git rebase -i HEAD~2", "git reflog expire --expire=now --all", "git gc --prune=now", "git prune"],

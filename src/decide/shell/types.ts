@@ -14,7 +14,7 @@ export interface ShellContext {
 export type Unresolved = "variable" | "command-substitution" | "glob" | "stdin" | "cwd" | "expansion" | "symlink-loop" | "find-expression";
 
 /** Where a resolved target lies, from guard's point of view. */
-export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "outside";
+export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "temp" | "outside";
 
 export interface Target {
   /** As written in the command (after quote removal). */
