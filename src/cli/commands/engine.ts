@@ -12,13 +12,14 @@ export const engine: CommandSpec = {
     { flags: "--url <url>", description: "server backend: redis://host:6379 or rediss://host:6380" },
     { flags: "--json", description: "Print the result as JSON" },
     { flags: "--server-pid <pid>", description: "(internal, used by the idle watchdog)" },
+    { flags: "--idle <seconds>", description: "(internal, used by the idle watchdog)" },
   ],
   examples: ["guard engine start", "guard engine status --json", "guard engine path", "guard engine stop"],
   async action([action], options) {
     const cwd = options.cwd ?? process.cwd();
     if (action === "watchdog") {
-      const { runWatchdog } = await import("../../graph/engine/embedded.ts");
-      await runWatchdog(Number(options.serverPid));
+      const { runWatchdog } = await import("../../graph/engine/watchdog.ts");
+      await runWatchdog(Number(options.serverPid), options.idle === undefined ? undefined : Number(options.idle));
       return EXIT.OK;
     }
     if (!action || !ACTIONS.includes(action))
