@@ -341,7 +341,7 @@ async function startHoldingLock(home: string, build: EngineBuild, opts: Embedded
           warn(`guard: the embedded engine (pid ${out.pid}) ${describeStuck(out.stuck)}; restarting it once`);
           continue;
         }
-        throw new GuardError("the embedded engine is stuck loading its data", `${describeStuck(out.stuck)}, twice`, `see ${paths.log}; \`guard doctor --fix\` moves the data aside and rebuilds the graph`, EXIT.ERROR, "E_ENGINE_STUCK");
+        throw new GuardError("the embedded engine is stuck loading its data", `it ${describeStuck(out.stuck)}, again after a restart`, `see ${paths.log}; \`guard doctor --fix\` moves the data aside and rebuilds the graph`, EXIT.ERROR, "E_ENGINE_STUCK");
       }
       // Data written before the log was kept short may have left a long tail: fold it into the base now.
       void compactLog(paths.socket, paths.data, { minBytes: 8 * 1024 * 1024 });

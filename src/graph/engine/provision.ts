@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { compareVersions, readElf } from "./elf.ts";
 import { installedFrom, type InstalledFrom } from "./install.ts";
@@ -98,6 +98,18 @@ export function elfProblem(file: string, facts: PlatformFacts): string | undefin
   return undefined;
 }
 
+function isScript(file: string): boolean {
+  try {
+    const fd = openSync(file, "r");
+    const head = Buffer.alloc(2);
+    readSync(fd, head, 0, 2, 0);
+    closeSync(fd);
+    return head.toString() === "#!";
+  } catch {
+    return false;
+  }
+}
+
 function ensureExecutable(file: string): string | undefined {
   try {
     accessSync(file, constants.X_OK);
@@ -171,7 +183,8 @@ export function chooseBuild(facts: PlatformFacts, home: string, probe: Probe = r
   const serverInfo = new Map<string, { kind: string; version: string } | null>();
   const serverUsable = (source: BuildSource, s: string): { kind: string; version: string } | undefined => {
     if (serverInfo.has(s)) return serverInfo.get(s) ?? undefined;
-    let why = elfProblem(s, facts) ?? ensureExecutable(s);
+    // A server named by GUARD_REDIS_SERVER may be a wrapper script (Nix wraps its programs so): its --version decides.
+    let why = (source === "env" && isScript(s) ? undefined : elfProblem(s, facts)) ?? ensureExecutable(s);
     let info: { kind: string; version: string } | undefined;
     if (!why) {
       info = parseServerVersion(probe.versionOutput(s));

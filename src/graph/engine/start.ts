@@ -110,5 +110,5 @@ export async function startServer(home: string, build: EngineBuild, lockFd: numb
 /** One line on a stuck load, for messages: how far it got and for how long it showed no progress. */
 export function describeStuck(p: LoadProgress): string {
   const at = p.perc !== undefined ? ` at ${p.perc}%` : p.bytes !== undefined ? ` after ${p.bytes} bytes` : "";
-  return `it stopped making progress loading its data${at} (no progress for ${Math.round((p.stalledMs ?? 0) / 1000)} s)`;
+  return `stopped making progress loading its data${at} (nothing for ${Math.round((p.stalledMs ?? 0) / 1000)} s)`;
 }
