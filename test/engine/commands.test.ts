@@ -81,7 +81,7 @@ test("server backend: a real FalkorDB on a TCP port with a password; the passwor
 
     const ok = await runGuard(["doctor", "--json"], { cwd: repo, env: { ...env, GUARD_ENGINE_PASSWORD: password } });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout).data.checks[0].details.backend).toBe("server");
+    expect(JSON.parse(ok.stdout).data.checks.find((c: { id: string }) => c.id === "engine.reachable").details.backend).toBe("server");
 
     const noPass = await runGuard(["doctor"], { cwd: repo, env });
     expect(noPass.code).toBe(1);

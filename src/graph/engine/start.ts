@@ -42,18 +42,20 @@ export function serverArgs(home: string, build: EngineBuild): string[] {
   ];
 }
 
+/** The last `lines` messages of the server log (after byte `from`), without redis's pid and time stamp. */
 export function tailOf(file: string, lines = 3, from = 0): string {
   try {
-    return readFileSync(file, "utf8").slice(from).trimEnd().split("\n").slice(-lines).join(" | ");
+    const text = readFileSync(file).subarray(from).toString("utf8");
+    return text.trimEnd().split("\n").slice(-lines).map((l) => l.replace(/^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [*#.-] /, "")).join(" | ");
   } catch {
     return "";
   }
 }
 
 /** Lines redis and FalkorDB write when the data they load is damaged. */
-const DAMAGED = /Bad file format|Unrecoverable error|Short read|corrupt|Unexpected EOF|Bad data format|Invalid RDB|checksum|can't be loaded|Unknown RDB/i;
+const DAMAGED = /Bad file format|AOF MANIFEST|manifest file|Unrecoverable error|Short read|corrupt|Unexpected EOF|Bad data format|Invalid RDB|checksum|can't be loaded|Unknown RDB/i;
 
-export function damagedDataError(log: string, tail: string): GuardError {
+export function damagedDataError(tail: string): GuardError {
   return new GuardError(
     "the embedded engine's data is damaged",
     tail,
@@ -91,7 +93,7 @@ export async function startServer(home: string, build: EngineBuild, lockFd: numb
   });
   if (exited !== undefined) {
     const tail = tailOf(paths.log, 3, logFrom);
-    if (DAMAGED.test(tail)) throw damagedDataError(paths.log, tail);
+    if (DAMAGED.test(tail)) throw damagedDataError(tailOf(paths.log, 2, logFrom));
     throw new GuardError("the embedded engine did not start", `${build.server} ${exited}${tail ? `: ${tail}` : ""}`, `see ${paths.log}`, EXIT.ERROR, "E_ENGINE_START");
   }
   if (reply === "stuck") {
