@@ -120,7 +120,7 @@ export async function embeddedStatus(home = guardHome()): Promise<EmbeddedStatus
 }
 
 /** A server of this GUARD_HOME that server.json does not name (it was lost or could not be written). */
-function unrecordedServer(home: string): ServerState | undefined {
+export function unrecordedServer(home = guardHome()): ServerState | undefined {
   const paths = enginePaths(home);
   const pid = findServers(home, paths.socket)[0];
   if (pid === undefined) return undefined;
