@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { socketPath } from "../../src/graph/engine/paths.ts";
+import { respCommand } from "../../src/graph/engine/resp.ts";
 import { makeRepo } from "../helpers/repo.ts";
 import { builtHostBinary, BUILD_TIMEOUT_MS } from "../release/build-once.ts";
 import { guardBin, killServers, newHome } from "./engine-kit.ts";
@@ -22,6 +23,8 @@ async function damaged(tag: string, hurt: (aof: string) => void): Promise<{ home
   const home = newHome(tag);
   homes.push(home);
   const repo = makeRepo(FILES);
+  expect((await guardBin(home, ["engine", "start"], env, repo)).code).toBe(0);
+  expect(await respCommand(socketPath(home), ["SET", "written-first", "kept"])).toBe("OK"); // stands for early evidence
   expect((await guardBin(home, ["index"], env, repo)).code).toBe(0);
   expect((await guardBin(home, ["engine", "stop"], env, repo)).code).toBe(0);
   const aof = join(home, "engine", "data", "aof");
@@ -40,13 +43,14 @@ const garbleFraming = (file: string) => {
   const at = Math.floor(b.length / 3);
   writeFileSync(file, Buffer.concat([b.subarray(0, at), Buffer.from("\r\n*9\r\n$zz\r\n"), b.subarray(at)]));
 };
-const CORRUPTIONS: Array<[string, (aof: string) => void]> = [
-  ["a snapshot overwritten midway", (aof) => overwriteMiddle(join(aof, readdirSync(aof).find((f) => f.endsWith(".base.rdb"))!))],
-  ["a write log with garbage in the middle", (aof) => garbleFraming(join(aof, readdirSync(aof).find((f) => f.endsWith(".incr.aof"))!))],
-  ["a manifest of random bytes", (aof) => writeFileSync(join(aof, "appendonly.aof.manifest"), Buffer.from([0x13, 0x37, 0x00, 0xff, 0x0a, 0x42]))],
+// What each damage does to the data, and whether the write log up to the damage can be salvaged.
+const CORRUPTIONS: Array<[string, (aof: string) => void, boolean]> = [
+  ["a snapshot overwritten midway", (aof) => overwriteMiddle(join(aof, readdirSync(aof).find((f) => f.endsWith(".base.rdb"))!)), false],
+  ["a write log with garbage in the middle", (aof) => garbleFraming(join(aof, readdirSync(aof).find((f) => f.endsWith(".incr.aof"))!)), true],
+  ["a manifest of random bytes", (aof) => writeFileSync(join(aof, "appendonly.aof.manifest"), Buffer.from([0x13, 0x37, 0x00, 0xff, 0x0a, 0x42])), false],
 ];
 
-for (const [what, hurt] of CORRUPTIONS) {
+for (const [what, hurt, salvage] of CORRUPTIONS) {
   test(`${what}: the start says the data is damaged, doctor says so, and doctor --fix keeps it aside and rebuilds the graph`, async () => {
     const { home, repo, before } = await damaged("corrupt", hurt);
     const start = await guardBin(home, ["engine", "start"], env, repo);
@@ -64,6 +68,8 @@ for (const [what, hurt] of CORRUPTIONS) {
     const fixed = JSON.parse(fix.stdout).data.checks.find((c: { id: string }) => c.id === "engine.data");
     expect(fixed).toMatchObject({ status: "warn", fixed: true });
     expect(fix.code).toBe(0);
+    expect(fixed.details.salvaged).toBe(salvage ? "the write log, cut back to its last whole command" : "nothing (started empty)");
+    expect(await respCommand(socketPath(home), ["GET", "written-first"])).toBe(salvage ? "kept" : "");
     // The damaged data is kept, byte for byte.
     const aside = readdirSync(join(home, "engine")).filter((f) => f.startsWith("data.damaged-"));
     expect(aside).toHaveLength(1);

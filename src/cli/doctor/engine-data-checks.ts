@@ -47,11 +47,21 @@ export const engineData: DoctorCheck = {
       if (!isGuardError(e) || e.code !== "E_ENGINE_DATA") return { status: "info", summary: "not checked: the engine does not start (see below)" };
       if (!ctx.fix) return { status: "fail", summary: `damaged: ${e.why ?? describeError(e)}`, todo: "run `guard doctor --fix`: it moves the damaged data aside (kept), starts afresh and rebuilds this repository's graph" };
     }
-    const { moveDamagedData } = await import("../../graph/engine/repair.ts");
+    const { dropSalvagedData, moveDamagedData, salvageData } = await import("../../graph/engine/repair.ts");
     const aside = await moveDamagedData();
+    let salvaged = aside !== undefined && (await salvageData(aside));
     ctx.resetEngine();
-    const { client } = await ctx.engine();
-    const details: Record<string, unknown> = { movedTo: aside ?? "(nothing to move)" };
+    let client;
+    try {
+      client = (await ctx.engine()).client;
+    } catch (e) {
+      if (!salvaged || !isGuardError(e) || e.code !== "E_ENGINE_DATA") throw e;
+      await dropSalvagedData();
+      salvaged = false;
+      ctx.resetEngine();
+      client = (await ctx.engine()).client;
+    }
+    const details: Record<string, unknown> = { movedTo: aside ?? "(nothing to move)", salvaged: salvaged ? "the write log, cut back to its last whole command" : "nothing (started empty)" };
     if (ctx.root) {
       const { indexRepository } = await import("../../graph/indexer.ts");
       const report = await indexRepository(ctx.root, client.graph(graphName(ctx.root)), { full: true });
@@ -59,9 +69,11 @@ export const engineData: DoctorCheck = {
     }
     return {
       status: "warn",
-      summary: `the damaged data was moved to ${aside} and the engine started afresh${ctx.root ? "; this repository's graph was rebuilt" : ""}`,
+      summary: `the damaged data was moved to ${aside}; the engine started ${salvaged ? "on what could be salvaged from a copy of it" : "afresh"}${ctx.root ? "; this repository's graph was rebuilt" : ""}`,
       details,
-      todo: "evidence recorded before was in the damaged data: run `guard evidence` to record it again (other repositories: `guard index` in each)",
+      todo: salvaged
+        ? "evidence written after the damage is lost: run `guard evidence` to record it again"
+        : "evidence recorded before was in the damaged data: run `guard evidence` to record it again (other repositories: `guard index` in each)",
       fixed: true,
     };
   },
