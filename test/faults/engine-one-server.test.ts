@@ -100,6 +100,15 @@ test("a server whose data lock is gone (its engine folder was replaced) stops it
   expect(await waitFor(() => serversOn(sock).length === 0, 20_000)).toBe(true);
 }, 60_000);
 
+test("a server whose server.json is lost still stops itself once idle", async () => {
+  const h = home("idle-lost");
+  const sock = socketPath(h);
+  const r = await guardBin(h, ["engine", "start"], { GUARD_ENGINE_IDLE_SECONDS: "2" });
+  expect(r.code).toBe(0);
+  rmSync(serverJson(h));
+  expect(await waitFor(() => serversOn(sock).length === 0, 30_000)).toBe(true);
+}, 60_000);
+
 const root = process.getuid?.() === 0;
 
 test.skipIf(!root)("GUARD_HOME on a full disk: repeated starts leave at most one server, and stop leaves none", async () => {
