@@ -46,6 +46,7 @@ export function formatStatus(r: HookStatusReport): string {
     const state = h.installed ? "installed" : h.detected.length ? "detected" : "-";
     const files = h.installs.filter((i) => i.events.length).map((i) => `${show(r.root, i.path)} [${i.events.join(", ")}]`);
     lines.push(`${h.id.padEnd(12)} ${state.padEnd(10)} ${files.join("; ")}`.trimEnd());
+    for (const i of h.installs) if (i.damaged) lines.push(`${"".padEnd(23)} damaged: ${i.damaged}`);
     if (h.installed) {
       const fc = h.failClosed === "set" ? "fail-closed set" : h.failClosed === "inherent" ? "fails closed by itself" : "cannot fail closed";
       lines.push(`${"".padEnd(23)} covers: ${h.covers.join(", ")}${h.missing.length ? `; missing: ${h.missing.join(", ")}` : ""}; ${fc}; ${h.canAsk ? "can ask" : "ask → block"}`);
