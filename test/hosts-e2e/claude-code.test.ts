@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
-import { guard, makeRepo, sh } from "../helpers/repo.ts";
+import { guard, guardOnPath, makeRepo } from "../helpers/repo.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-import { auditLog, bash, call, contextTexts, guardOnPath, newHome, runClaude, say } from "./claude-session.ts";
+import { auditLog, bash, call, contextTexts, newHome, runClaude, say } from "./claude-session.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 

@@ -1,18 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GIT_ENV, GUARD_MAIN } from "../helpers/repo.ts";
+import { GIT_ENV } from "../helpers/repo.ts";
 import { startAnthropicStandIn, type MessagesRequest, type ScriptedBlock } from "./anthropic-stand-in.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-
-/** A folder holding a `guard` executable (this checkout, run from source), for PATH. */
-export function guardOnPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), "guard-bin-"));
-  const shim = join(dir, "guard");
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(GUARD_MAIN)} "$@"\n`);
-  chmodSync(shim, 0o755);
-  return dir;
-}
 
 export interface ToolResult {
   toolUseId: string;

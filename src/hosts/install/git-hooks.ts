@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { gitRaw, type GitResult } from "../../repo/git.ts";
-import { guardCommand } from "../invocation.ts";
+import { homedir } from "node:os";
+import { guardCommand, portableGuardCommand } from "../invocation.ts";
+import { undoTracked, writeTracked } from "./exact.ts";
 
 /** What git-hook installation needs from git; tests inject a version to reach the config-hook path. */
 export interface GitOps {
@@ -84,7 +86,8 @@ export function installGitHook(root: string, ops: GitOps = realGit): GitHookChan
   const cmd = guardCommand("precommit");
   if (plan.method === "refused") return { method: "none", action: "refused", note: plan.note };
   if (plan.method === "config") return installConfigHook(root, ops, cmd);
-  if (plan.method === "husky") return installHusky(plan.file, cmd);
+  // .husky/pre-commit is committed: it names guard through the PATH launcher, never a machine path.
+  if (plan.method === "husky") return installHusky(root, plan.file, portableGuardCommand(["precommit"], 1));
   return installWrapper(plan.dir, cmd);
 }
 
@@ -110,20 +113,19 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\`]/g, "\\$&");
 }
 
-function installHusky(file: string, cmd: string): GitHookChange {
+function installHusky(root: string, file: string, cmd: string): GitHookChange {
   const exists = existsSync(file);
   const prev = exists ? readFileSync(file, "utf8") : "";
   const block = huskyBlock(cmd);
+  const write = (text: string) => writeTracked(root, homedir(), file, text, (t) => HUSKY_RE.test(t), exists ? undefined : 0o755);
   if (HUSKY_RE.test(prev)) {
     const next = prev.replace(HUSKY_RE, block);
     if (next === prev) return { method: "husky", action: "unchanged", path: file };
-    writeFileSync(file, next);
+    write(next);
     return { method: "husky", action: "updated", path: file };
   }
-  mkdirSync(join(file, ".."), { recursive: true });
   const sep = prev.length > 0 && !prev.endsWith("\n") ? "\n" : "";
-  writeFileSync(file, prev + sep + block);
-  chmodSync(file, 0o755);
+  write(prev + sep + block); // an existing file keeps its own mode (husky runs it with sh)
   return { method: "husky", action: exists ? "updated" : "created", path: file, note: "guard's line runs after the hook's own commands" };
 }
 
@@ -173,7 +175,9 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
   const husky = join(root, ".husky", "pre-commit");
   if (existsSync(husky)) {
     const cur = readFileSync(husky, "utf8");
-    if (HUSKY_RE.test(cur)) {
+    const exact = HUSKY_RE.test(cur) ? undoTracked(root, husky) : undefined;
+    if (exact) out.push({ method: "husky", action: "removed", path: husky, note: exact === "restored" ? "put back byte for byte, with its mode" : undefined });
+    else if (HUSKY_RE.test(cur)) {
       const next = cur.replace(HUSKY_RE, "");
       if (next.trim().length === 0) rmSync(husky);
       else writeFileSync(husky, next);
