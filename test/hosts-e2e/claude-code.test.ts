@@ -34,20 +34,38 @@ function project(files: Record<string, string> = { "README.md": "demo\n" }, scop
 const once = (...turns: ReturnType<typeof say>[]) => (turn: number) => turns[turn];
 
 describe("Claude Code runs guard's hooks", () => {
-  test("safe delete: rm -rf runs, the directory is in guard's trash, and restore brings it back", async () => {
+  test("safe delete: rm -rf runs, the user and the model are told what was saved and the undo, and the undo works", async () => {
     const { root, home } = project({ "build/report.txt": "keep me\n", "README.md": "r\n" });
     const s = await runClaude(root, home, once(bash("rm -rf build"), say("removed")), { allowedTools: ["Bash"] });
     expect(s.exitCode).toBe(0);
     expect(s.tools).toHaveLength(1);
     expect(s.tools[0]!.isError).toBe(false);
     expect(existsSync(join(root, "build"))).toBe(false);
-    const saved = auditLog(root).find((e) => e.type === "shell.compensated");
-    const txid = saved?.recoveries?.[0]?.txid as string;
-    expect(txid).toBeTruthy();
+    const notice = s.shown.find((t) => t.includes("guard saved build"))!;
+    const undo = /undo: (guard trash restore \S+)\)/.exec(notice)?.[1];
+    expect(undo).toBeTruthy();
+    expect(s.requests[1]!.body.messages.some((m: any) => JSON.stringify(m).includes(undo!))).toBe(true); // the model was told too
+    const txid = undo!.split(" ").at(-1)!;
+    expect(auditLog(root).find((e) => e.type === "shell.run-confirmed")?.txids).toEqual([txid]); // PostToolUse confirmed it ran
     expect(readFileSync(join(root, ".guard", "trash", txid, "items", "0", "build", "report.txt"), "utf8")).toBe("keep me\n");
-    const back = guard(["trash", "restore", txid], root);
+    const back = guard(undo!.split(" ").slice(1), root);
     expect(back.code).toBe(0);
     expect(readFileSync(join(root, "build", "report.txt"), "utf8")).toBe("keep me\n");
+  }, 180_000);
+
+  test("denial after compensation: a command refused at the permission step gets its targets put back", async () => {
+    const { root, home } = project({ "src/app.py": "print('app')\n", "README.md": "r\n" });
+    // Bash is not allowed: guard's PreToolUse hook saves src first, then Claude Code's permission step refuses.
+    const s = await runClaude(root, home, once(bash("rm -rf src"), say("could not")), { allowedTools: ["Read"] });
+    expect(s.exitCode).toBe(0);
+    expect(s.tools[0]!.isError).toBe(true);
+    expect(s.tools[0]!.text).toContain("needs approval");
+    expect(readFileSync(join(root, "src", "app.py"), "utf8")).toBe("print('app')\n");
+    const log = auditLog(root);
+    const saved = log.find((e) => e.type === "shell.compensated")!.recoveries[0].txid;
+    expect(log.find((e) => e.type === "shell.compensation-reverted")).toMatchObject({ txid: saved, why: "the turn ended without it", restored: 1 });
+    expect(log.some((e) => e.type === "shell.run-confirmed")).toBe(false);
+    expect(s.shown.join("\n")).toContain("`rm -rf src` did not run");
   }, 180_000);
 
   test("forbidden command: the block and its reason reach the model, and the command does not run", async () => {
