@@ -8,6 +8,7 @@ import { guardHome } from "../state/paths.ts";
 import { findRepoRoot as findRoot } from "../repo/git.ts";
 import { describeError } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
+import { pickString, unknownTool } from "./payload.ts";
 import { checkEdit } from "./edit-check.ts";
 import { checkShell } from "./shell-check.ts";
 import { awaitRun, confirmRun, putBackUnrun, savedNotice } from "./consent.ts";
@@ -54,7 +55,14 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
       verdict = malformed(ev, decoded.error);
       if (ev.event === "stop") verdict = await decide(host, ev);
     } else if (decoded.event === undefined) {
-      verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
+      const unknown = spec.maps.includes("pre-shell") ? unknownTool(decoded.payload) : undefined;
+      if (unknown?.command !== undefined) {
+        // Fail closed on a shape the record does not know: a command is a command, whatever the tool is called.
+        ev = { ...ev, event: "pre-shell", tool: unknown.tool, command: unknown.command, sessionId: sessionOf(decoded.payload), cwd: pickString(decoded.payload, "cwd") ?? ev.cwd };
+        verdict = await decide(host, ev);
+      } else if (unknown?.shellLike)
+        verdict = { decision: "BLOCK", code: "HOOK_UNKNOWN_TOOL", reason: `${host.name} sent tool \`${unknown.tool}\`, which guard's record for it does not know and which looks like it runs commands, with no command field guard can read; blocked to be safe` };
+      else verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
       ev = decoded.event;
       verdict = await decide(host, ev);
@@ -72,7 +80,9 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
   return finish(started, ev, verdict, answer, true);
 }
 
-type Decoded = { error: string } | { event: HookEvent | undefined };
+type Decoded = { error: string } | { event: HookEvent | undefined; payload?: unknown };
+
+const sessionOf = (p: unknown): string | undefined => pickString(p, "session_id", "sessionId", "sessionID", "conversation_id");
 
 function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: HandleOptions): Decoded {
   let payload: unknown;
@@ -88,7 +98,7 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
     return { error: `the payload does not have ${host.name}'s ${spec.native} shape${at ? ` at \`${at}\`` : ""}: ${issue.message}` };
   }
   const d = spec.decode(r.output, { processCwd: opts.processCwd });
-  if (!d) return { event: undefined };
+  if (!d) return { event: undefined, payload };
   return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd } };
 }
 
