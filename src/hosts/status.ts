@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { HOSTS } from "./registry.ts";
 import { installedEvents } from "./install/layouts.ts";
 import { readJsonDoc, UnparseableConfig } from "./install/json-file.ts";
+import { gitHookStatus } from "./install/git-hooks.ts";
 import type { GuardEventName, HostRecord, Scope } from "./types.ts";
 
 export interface HostInstall {
@@ -105,6 +106,12 @@ export interface DoctorHostCheck {
 }
 
 export function doctorHostChecks(root: string, home = homedir()): DoctorHostCheck[] {
+  const git = gitHookStatus(root);
+  const displaced: DoctorHostCheck[] = git.displaced ? [{ id: "git.pre-commit", title: "git pre-commit", status: "warn", detail: git.displaced }] : [];
+  return [...displaced, ...hostChecks(root, home)];
+}
+
+function hostChecks(root: string, home: string): DoctorHostCheck[] {
   return hostStatus(root, home)
     .filter((s) => s.installed || s.detected.length > 0 || s.installs.some((i) => i.damaged))
     .map((s) => {

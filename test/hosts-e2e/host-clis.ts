@@ -16,6 +16,8 @@ export interface HostCli {
 
 export const HOST_CLIS = {
   "claude-code": { id: "claude-code", packages: ["@anthropic-ai/claude-code@2.1.328"], bin: "@anthropic-ai/claude-code-linux-x64/claude" },
+  // Not an agent host: the git hook manager whose `lefthook install` replaces .git/hooks/pre-commit.
+  lefthook: { id: "lefthook", packages: ["lefthook@2.2.2"], bin: "lefthook-linux-x64/bin/lefthook" },
 } satisfies Record<string, HostCli>;
 
 export function cacheRoot(): string {
@@ -35,3 +37,13 @@ export function hostCli(cli: HostCli): string {
 }
 
 if (import.meta.main) for (const cli of Object.values(HOST_CLIS)) console.log(hostCli(cli));
+
+/** The pre-commit framework (PyPI), pinned, installed with pip into the same cache; returns its PYTHONPATH. */
+export function preCommitFramework(): string {
+  const dir = join(cacheRoot(), "tools", "pre-commit-4.7.0");
+  if (existsSync(join(dir, "pre_commit", "__init__.py"))) return dir;
+  mkdirSync(dir, { recursive: true });
+  const r = Bun.spawnSync(["python3", "-m", "pip", "install", "--quiet", "--no-input", "--target", dir, "pre-commit==4.7.0"], { stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`pip install pre-commit==4.7.0 into ${dir} failed: ${r.stderr.toString().slice(-500)}`);
+  return dir;
+}
