@@ -154,3 +154,28 @@ test(`kill -9 during gc keeps what the policy keeps and leaves no damage (seed $
   expect(runBinary(bin, ["trash", "restore", listManifests(root)[0]!.txid], root).code).toBe(0);
   for (const [p, digest] of kept) expect(treeDigest(p)).toBe(digest);
 }, 600_000);
+
+test.skipIf(!isRoot)(`one folder of 800 files across file systems: restore --force after a kill reports success only for the whole tree (seed ${SEED})${isRoot ? "" : ` (skipped: ${NOT_ROOT})`}`, async () => {
+  const root = workspace();
+  const mnt = mount(join(root, "mnt"), "64m");
+  const tree = join(mnt.dir, "project");
+  const items = makeItems(tree, 100, 8, "part");
+  const whole = treeDigest(tree);
+  const digests = new Map([[tree, whole]]);
+  let span = 0;
+  for (let round = 0; round < 4; round++) {
+    expect(runBinary(bin, ["rm", "--", tree], root).code).toBe(0);
+    const txid = listManifests(root).at(-1)!.txid;
+    if (round === 0) {
+      span = await timeRun(bin, ["trash", "restore", txid], root);
+      continue;
+    }
+    await runAndKill(bin, ["trash", "restore", txid], root, span * (0.2 + rand() * 0.8));
+    expectNothingLost(root, digests);
+    const forced = runBinary(bin, ["trash", "restore", txid, "--force"], root);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(treeDigest(tree)).toBe(whole);
+    expect(strays(root)).toEqual([]);
+  }
+  expect(items.size).toBe(100);
+}, 300_000);
