@@ -5,21 +5,21 @@ import { join, resolve } from "node:path";
 import { combine } from "../decide/decision.ts";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
-import { findRepoRoot as findRoot } from "../repo/git.ts";
+import { resolveWorkspace, type WorkspaceFound, type WorkspaceRefused } from "../state/workspace.ts";
 import { describeError } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { checkEdit } from "./edit-check.ts";
 import { checkShell } from "./shell-check.ts";
 import { findEvent, findHost } from "./registry.ts";
-import { guardHookFiles } from "./status.ts";
 import { stopGate } from "./stop-gate.ts";
+import { clearStopFaults, countedBlock, undecidableStop } from "./stop-faults.ts";
 import { BLOCKING_EVENTS, type HookAnswer, type HookEvent, type HookVerdict, type HostEventSpec, type HostRecord } from "./types.ts";
 
-/** One git call per directory per hook call: every spawn is felt in a hook's latency. */
-const roots = new Map<string, string | undefined>();
-function findRepoRoot(cwd: string): string | undefined {
-  if (!roots.has(cwd)) roots.set(cwd, findRoot(cwd));
-  return roots.get(cwd);
+/** One workspace lookup per directory per hook call: every git spawn is felt in a hook's latency. */
+const workspaces = new Map<string, WorkspaceFound | WorkspaceRefused>();
+function workspaceOf(cwd: string): WorkspaceFound | WorkspaceRefused {
+  if (!workspaces.has(cwd)) workspaces.set(cwd, resolveWorkspace(cwd, { home: process.env.HOME || homedir() }));
+  return workspaces.get(cwd)!;
 }
 
 export interface HandleResult {
@@ -51,7 +51,8 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
     const decoded = decode(host, spec, stdin, opts);
     if ("error" in decoded) {
       verdict = malformed(ev, decoded.error);
-      if (ev.event === "stop") verdict = await decide(host, ev);
+      if (ev.event === "stop")
+        verdict = undecidableStop("STOP_BAD_PAYLOAD", decoded.error, `guard cannot tell which folder or session is stopping; check that the hook runs \`guard agent-event ${host.id} ${spec.id}\` for ${host.name}`, { cwd: ev.cwd, root: workspaceOf(ev.cwd).root });
     } else if (decoded.event === undefined) {
       verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
@@ -92,13 +93,15 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
 }
 
 async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
-  const root = findRepoRoot(ev.cwd) ?? ev.cwd;
+  const ws = workspaceOf(ev.cwd);
   switch (ev.event) {
     case "pre-shell":
-      return checkShell(ev.command ?? "", { cwd: ev.cwd, root });
+      // Without a workspace the shell guard saves nothing: destructive commands are BLOCK, with the reason.
+      return checkShell(ev.command ?? "", { cwd: ev.cwd, root: ws.root });
     case "pre-edit": {
-      const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
-      if (base.decision !== "ALLOW") return base;
+      const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root: ws.root, home: homedir() });
+      if (base.decision !== "ALLOW" || !ws.root) return base;
+      const root = ws.root;
       // History: does the edit remove code a human decision protects? (ASK where the host can ask.)
       const { whyPreEdit } = await import("./why-check.ts");
       const why = await whyPreEdit(ev, root, host.canAsk);
@@ -108,21 +111,45 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       const scoped = combine((ev.filePaths ?? []).map((p) => preEditScopeCheck(root, ev.sessionId, resolve(ev.cwd, p))));
       return scoped.decision === "ALLOW" ? base : scoped;
     }
-    case "stop": {
-      if (!findRepoRoot(ev.cwd)) return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not a git repository; no stop gate` };
-      try {
-        // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
-        const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
-        if (gate) return gate;
-        return await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
-      } catch (e) {
-        const why = describeError(e);
-        return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };
-      }
-    }
+    case "stop":
+      return decideStop(ev, ws);
     default:
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
   }
+}
+
+/** The stop gate fails closed: whatever keeps it from deciding blocks the stop with the reason (a few times, then the user is told). */
+async function decideStop(ev: HookEvent, ws: WorkspaceFound | WorkspaceRefused): Promise<HookVerdict> {
+  const at = { cwd: ev.cwd, root: ws.root };
+  if (ws.code === "WORKSPACE_NO_CWD") return undecidableStop("STOP_NO_CWD", ws.reason, "check the folder the host reports for this session", at);
+  if (!ws.root || ws.source !== "repository") return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not in a git repository guard works in; no stop gate` };
+  const root = ws.root;
+  try {
+    // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
+    const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
+    if (gate) return settled(gate, ev.cwd, root);
+    const verdict = await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
+    if (verdict.decision === "BLOCK" && verdict.unrecorded) return countedBlock(verdict, `its state could not be saved: ${verdict.unrecorded}`, at);
+    return settled(verdict, ev.cwd, root);
+  } catch (e) {
+    const why = describeError(e);
+    return undecidableStop("STOP_GATE_FAILED", `the stop gate failed (${why})`, fixFor(e), at);
+  }
+}
+
+/** A stop the gate decided: a run of undecidable stops is over. */
+function settled<T extends HookVerdict>(v: T, cwd: string, root: string): T {
+  clearStopFaults(cwd, root);
+  return v;
+}
+
+/** What to do about a failure of the stop gate, by what failed. */
+function fixFor(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOSPC" || code === "EDQUOT") return "free disk space, then stop again";
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return "make .guard/ and GUARD_HOME writable, then stop again";
+  if (code === "E_SESSION") return 'a human should look at .guard/session.json: run `guard pre "<task>"` again, or remove the file to close the task';
+  return "run `guard doctor` to see what is wrong";
 }
 
 const taskOpen = (root: string) => existsSync(join(root, ".guard", "session.json"));
@@ -146,7 +173,7 @@ function askOrBlock(host: HostRecord, v: HookVerdict): HookVerdict {
 
 function finish(started: number, ev: HookEvent, verdict: HookVerdict, answer: HookAnswer, known: boolean): HandleResult {
   const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-  const root = findRepoRoot(ev.cwd);
+  const root = workspaceOf(ev.cwd).root;
   const extra = verdict as HookVerdict & { cached?: boolean; ran?: boolean; level?: string };
   try {
     appendEvent(root ?? guardHome(), {

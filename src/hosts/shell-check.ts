@@ -6,7 +6,7 @@ import { guardCommand } from "../act/trash/compensate.ts";
  * compensation its decision names (relocate deletions to the trash, snapshot before a git overwrite).
  * A compensated command (RELOCATE, SNAPSHOT) may run; the host is told only BLOCK or ASK.
  */
-export async function checkShell(command: string, ctx: { cwd: string; root: string }): Promise<Decision> {
+export async function checkShell(command: string, ctx: { cwd: string; root?: string }): Promise<Decision> {
   if (command.trim().length === 0)
     return { decision: "BLOCK", code: "HOOK_NO_COMMAND", reason: "the payload named a shell tool but carried no command" };
   const v = await guardCommand(command, { cwd: ctx.cwd, root: ctx.root });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../state/paths.ts";
+import { describeError } from "../cli/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
 import type { HookVerdict } from "./types.ts";
@@ -38,6 +39,16 @@ function save(root: string, s: StopState): void {
   renameSync(tmp, statePath(root));
 }
 
+/** Save, or say why it could not be saved. */
+function trySave(root: string, s: StopState): string | undefined {
+  try {
+    save(root, s);
+    return undefined;
+  } catch (e) {
+    return describeError(e);
+  }
+}
+
 export interface StopInput {
   root: string;
   sessionId?: string;
@@ -53,6 +64,8 @@ export interface StopOutcome extends HookVerdict {
   level: string;
   consecutiveBlocks: number;
   durationMs?: number;
+  /** Why the gate's state could not be saved (a full disk): the decision stands, the bookkeeping is lost. */
+  unrecorded?: string;
 }
 
 /**
@@ -100,8 +113,9 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
       state.greenLevel = result.level;
       state.lastRed = undefined;
       state.consecutiveBlocks = 0;
-      save(root, state);
-      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs };
+      // The tests passed: that is the decision, whether or not guard can remember it (a full disk only costs the cache).
+      const unrecorded = trySave(root, state);
+      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs, ...(unrecorded ? { unrecorded } : {}) };
     }
     failed = result.failed;
     report = result.report;
@@ -115,7 +129,10 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
     save(root, state);
     return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, level, durationMs);
   }
-  save(root, state);
+  const unrecorded = trySave(root, state);
+  if (unrecorded)
+    // The count of blocks could not be kept here; the hook counts it where a full disk still can (stop-faults.ts).
+    return { decision: "BLOCK", code: "STOP_TESTS_FAILED", reason: `${report}\nFix the failing tests before finishing (guard could not record this run: ${unrecorded}).`, cached: !ran, ran, level, consecutiveBlocks: 0, durationMs, unrecorded };
   return {
     decision: "BLOCK",
     code: "STOP_TESTS_FAILED",

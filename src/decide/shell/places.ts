@@ -1,12 +1,7 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { SYSTEM_DIRS } from "../../state/workspace.ts";
 import type { Place, Target } from "./types.ts";
-
-/** System directories: a mutation inside any of them (outside the workspace) is BLOCK. */
-export const SYSTEM_DIRS = [
-  "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/run", "/sbin",
-  "/srv", "/sys", "/usr", "/var", "/System", "/Library", "/Applications", "/private", "/snap", "/nix",
-];
 
 /** Names of build artifacts and caches a tool regenerates. Only ever ALLOWed when git also ignores them. */
 export const REGENERABLE_NAMES = new Set([
@@ -19,13 +14,15 @@ export const REGENERABLE_NAMES = new Set([
 export const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty"]);
 
 export interface Workspace {
-  /** Real path of the workspace top. */
+  /** Real path of the workspace top; with `none`, the cwd (only to name paths in messages). */
   root: string;
   home: string;
+  /** Why there is no workspace (not in a repository, a protected folder): nothing is "workspace" then. */
+  none?: { code: string; reason: string };
 }
 
-export function makeWorkspace(root: string, home: string): Workspace {
-  return { root: real(root), home: real(home) };
+export function makeWorkspace(root: string, home: string, none?: Workspace["none"]): Workspace {
+  return { root: real(root), home: real(home), ...(none ? { none } : {}) };
 }
 
 function real(p: string): string {
@@ -81,12 +78,14 @@ function realExisting(p: string): string {
 
 /** Where an absolute path lies for guard. */
 export function placeOf(path: string, ws: Workspace): Place {
-  const guardDir = join(ws.root, ".guard");
-  if (inside(path, guardDir)) return "guard-state";
-  if (inside(ws.root, path)) return "protected-root"; // the workspace itself or one of its ancestors
-  if (inside(path, ws.root)) {
-    const rel = path.slice(ws.root.length + 1).split(sep);
-    return rel.includes(".git") ? "git-dir" : "workspace";
+  // Without a workspace nothing is "workspace": every change is outside it, or protected.
+  if (!ws.none) {
+    if (inside(path, join(ws.root, ".guard"))) return "guard-state";
+    if (inside(ws.root, path)) return "protected-root"; // the workspace itself or one of its ancestors
+    if (inside(path, ws.root)) {
+      const rel = path.slice(ws.root.length + 1).split(sep);
+      return rel.includes(".git") ? "git-dir" : "workspace";
+    }
   }
   if (path === "/" || inside(ws.home, path)) return "protected-root";
   if (SYSTEM_DIRS.some((d) => inside(path, d)) && !HARMLESS_DEVICES.has(path)) return "protected-root";
