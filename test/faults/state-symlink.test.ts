@@ -1,0 +1,52 @@
+// Guard's own state is protected by where a write lands, not by how the agent spelled the path: on every
+// host, an edit through a symlink to `.guard/` (existing, or dangling because `.guard/` does not exist yet),
+// or through `..` taken after a symlink, is refused by the compiled binary.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeRepo } from "../helpers/repo.ts";
+import { EDIT_CALLS, payload, playHook, refuses, said, useCompiledGuard } from "./host-payloads.ts";
+
+const g = useCompiledGuard();
+
+/** The path as a host's payload names it: absolute, except in Codex's patch text (relative to the root). */
+const named = (host: string, root: string, rel: string) => (host === "codex" ? rel : `${root}/${rel}`); // not join(): it would fold the `..`
+
+describe("edits that reach .guard/ another way are refused", () => {
+  for (const shape of EDIT_CALLS) {
+    test(`${shape.host}: Write g/session.json with g -> .guard`, () => {
+      const root = makeRepo();
+      mkdirSync(join(root, ".guard"));
+      symlinkSync(".guard", join(root, "g"));
+      const a = playHook(g.bin, shape, payload(shape, root, named(shape.host, root, "g/session.json")), root, { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("EDIT_GUARD_STATE");
+    });
+
+    test(`${shape.host}: a dangling g -> .guard (not created yet) is judged by its target`, () => {
+      const root = makeRepo();
+      symlinkSync(".guard", join(root, "g"));
+      const a = playHook(g.bin, shape, payload(shape, root, named(shape.host, root, "g/session.json")), root, { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("EDIT_GUARD_STATE");
+    });
+
+    test(`${shape.host}: l/../../.guard/session.json with l -> sub/deeper lands in .guard/`, () => {
+      const root = makeRepo();
+      mkdirSync(join(root, "sub", "deeper"), { recursive: true });
+      symlinkSync(join(root, "sub", "deeper"), join(root, "l"));
+      const a = playHook(g.bin, shape, payload(shape, root, named(shape.host, root, "l/../../.guard/session.json")), root, { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("EDIT_GUARD_STATE");
+    });
+  }
+
+  test("an ordinary file next to the link is still editable", () => {
+    const root = makeRepo();
+    symlinkSync(".guard", join(root, "g"));
+    const claude = EDIT_CALLS.find((s) => s.host === "claude-code")!;
+    const a = playHook(g.bin, claude, payload(claude, root, join(root, "src", "new.py")), root, { HOME: g.home });
+    expect(refuses(a)).toBe(false);
+  });
+});
