@@ -6,7 +6,7 @@ import { combine } from "../decide/decision.ts";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
 import { resolveWorkspace, type WorkspaceFound, type WorkspaceRefused } from "../state/workspace.ts";
-import { describeError } from "../cli/errors.ts";
+import { describeError, isGuardError, systemTodo } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { checkEdit } from "./edit-check.ts";
 import { checkShell } from "./shell-check.ts";
@@ -145,11 +145,8 @@ function settled<T extends HookVerdict>(v: T, cwd: string, root: string): T {
 
 /** What to do about a failure of the stop gate, by what failed. */
 function fixFor(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "ENOSPC" || code === "EDQUOT") return "free disk space, then stop again";
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return "make .guard/ and GUARD_HOME writable, then stop again";
-  if (code === "E_SESSION") return 'a human should look at .guard/session.json: run `guard pre "<task>"` again, or remove the file to close the task';
-  return "run `guard doctor` to see what is wrong";
+  if (isGuardError(e) && e.code === "E_SESSION") return "a human should look at it (agents may not edit .guard/); removing .guard/session.json closes the task";
+  return systemTodo(e)?.replace("run it again", "stop again") ?? "run `guard doctor` to see what is wrong";
 }
 
 const taskOpen = (root: string) => existsSync(join(root, ".guard", "session.json"));
