@@ -16,7 +16,7 @@ export const shell: CommandSpec = {
   options: [
     { flags: "--json", description: "Print the verdict as JSON" },
     { flags: "--dry-run", description: "Only classify: relocate and snapshot nothing" },
-    { flags: "--root <dir>", description: "The workspace (default: the repository around --cwd)" },
+    { flags: "--root <dir>", description: "The workspace (default: GUARD_WORKSPACE, else the repository around --cwd; never /, home or a system folder)" },
   ],
   examples: [
     "guard shell check -- rm -rf build",
