@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../state/paths.ts";
 import { describeError } from "../cli/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
 import type { HookVerdict } from "./types.ts";
+import { writeFileAtomic } from "../state/atomic.ts";
 
 /** After this many consecutive blocked stops on the same failure, the agent may stop and the user is told. */
 export const LOOP_LIMIT = 3;
@@ -34,9 +35,7 @@ function load(root: string): StopState {
 
 function save(root: string, s: StopState): void {
   ensureStateDir(root);
-  const tmp = `${statePath(root)}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
-  renameSync(tmp, statePath(root));
+  writeFileAtomic(statePath(root), `${JSON.stringify(s, null, 2)}\n`);
 }
 
 /** Save, or say why it could not be saved. */

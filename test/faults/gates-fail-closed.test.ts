@@ -106,12 +106,13 @@ afterAll(() => {
   for (const m of mounts.reverse()) Bun.spawnSync(["umount", m]);
 });
 
-/** Mount a 256 KiB tmpfs at `dir` and fill it, so that every further write fails with ENOSPC. */
-function fullDisk(dir: string): void {
+/** Mount a 256 KiB tmpfs at `dir` (holding a copy of `keep`, if given) and fill it, so that every further write fails with ENOSPC. */
+function fullDisk(dir: string, keep?: string): void {
   mkdirSync(dir, { recursive: true });
   const m = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir], { stderr: "pipe" });
   if (m.exitCode !== 0) throw new Error(`mount failed: ${m.stderr.toString()}`);
   mounts.push(dir);
+  if (keep) sh(["cp", "-a", `${keep}/.`, dir], dir);
   Bun.spawnSync(["dd", "if=/dev/zero", `of=${join(dir, "fill")}`, "bs=4k"], { stderr: "pipe" });
   expect(() => writeFileSync(join(dir, "probe"), "x".repeat(8192))).toThrow();
 }
@@ -134,6 +135,21 @@ describe.skipIf(!root_)("a full disk (tmpfs; needs root, skipped otherwise)", ()
     const a = stop(claude, root, { GUARD_HOME: home });
     expect(refuses(a)).toBe(true);
     expect(said(a)).toContain("test_add");
+  });
+
+  test("guard post on a full .guard/ approves nothing and says what to do", () => {
+    const root = makeRepo({ "a.py": "a = 1\n", "guard.json": '{"gate": {"graph": "never"}}\n' });
+    const env = { ...process.env, HOME: g.home, GIT_CONFIG_GLOBAL: "/dev/null" };
+    expect(Bun.spawnSync([g.bin, "pre", "bump a", "--scope", "a.py"], { cwd: root, env }).exitCode).toBe(0);
+    writeFileSync(join(root, "a.py"), "a = 2\n");
+    const saved = mkdtempSync(join(tmpdir(), "guard-faults-state-"));
+    sh(["cp", "-a", `${join(root, ".guard")}/.`, saved], root);
+    fullDisk(join(root, ".guard"), saved);
+    const p = Bun.spawnSync([g.bin, "post"], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
+    expect(p.exitCode).not.toBe(0);
+    expect(p.stderr.toString()).toContain("free disk space");
+    const approvals = join(root, ".guard", "approvals");
+    expect(existsSync(approvals) ? readdirSync(approvals) : []).toEqual([]);
   });
 
   test("guard precommit on a full .guard/ refuses the commit and says what to do", () => {

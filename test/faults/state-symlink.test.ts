@@ -2,8 +2,7 @@
 // host, an edit through a symlink to `.guard/` (existing, or dangling because `.guard/` does not exist yet),
 // or through `..` taken after a symlink, is refused by the compiled binary.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { makeRepo } from "../helpers/repo.ts";
 import { EDIT_CALLS, payload, playHook, refuses, said, useCompiledGuard } from "./host-payloads.ts";
