@@ -87,9 +87,10 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
     const at = v.getDotPath(issue);
     return { error: `the payload does not have ${host.name}'s ${spec.native} shape${at ? ` at \`${at}\`` : ""}: ${issue.message}` };
   }
-  const d = spec.decode(r.output, { processCwd: opts.processCwd });
+  // Decoded with no process folder to fall back on, so a payload that names no folder shows as such.
+  const d = spec.decode(r.output, { processCwd: "" });
   if (!d) return { event: undefined };
-  return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd } };
+  return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd, ...(d.cwd ? {} : { cwdFromProcess: true }) } };
 }
 
 async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
@@ -122,6 +123,8 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
 async function decideStop(ev: HookEvent, ws: WorkspaceFound | WorkspaceRefused): Promise<HookVerdict> {
   const at = { cwd: ev.cwd, root: ws.root };
   if (ws.code === "WORKSPACE_NO_CWD") return undecidableStop("STOP_NO_CWD", ws.reason, "check the folder the host reports for this session", at);
+  if (!ws.root && ev.cwdFromProcess)
+    return undecidableStop("STOP_NO_CWD", `the payload names no folder and guard was started in ${ev.cwd}, which is not in a git repository`, "start the hook in the project's folder", at);
   if (!ws.root || ws.source !== "repository") return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not in a git repository guard works in; no stop gate` };
   const root = ws.root;
   try {

@@ -135,7 +135,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
   return {
     decision: "BLOCK",
     code: "STOP_TESTS_FAILED",
-    reason: `${report}\nFix the failing tests before finishing (guard stop gate, block ${state.consecutiveBlocks} of ${LOOP_LIMIT}).`,
+    reason: `${report}\nFix the failing tests before finishing (guard stop gate, block ${state.consecutiveBlocks} of ${LOOP_LIMIT}; after ${LOOP_LIMIT} the agent may stop and the user is told the tests still fail).`,
     cached: !ran,
     ran,
     level,

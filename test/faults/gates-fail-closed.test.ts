@@ -55,6 +55,17 @@ describe("a stop guard cannot place blocks", () => {
       expect(said(a)).toContain(`${gone} does not exist`);
     });
 
+    test(`${shape.host} ${shape.event}: a payload naming no folder, with guard started outside a repository`, () => {
+      const fields = JSON.parse(payload(shape, "/unused"));
+      for (const k of ["cwd", "workspace_roots", "directory"]) delete fields[k];
+      const dir = mkdtempSync(join(tmpdir(), "guard-faults-plain-"));
+      const a = playHook(g.bin, shape, JSON.stringify(fields), dir, { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("names no folder");
+      // Started in the project's folder, as hosts do, the gate runs there.
+      expect(refuses(playHook(g.bin, shape, JSON.stringify(fields), makeRepo(), { HOME: g.home }))).toBe(false);
+    });
+
     test(`${shape.host} ${shape.event}: a payload that is not JSON`, () => {
       const dir = mkdtempSync(join(tmpdir(), "guard-faults-plain-"));
       const a = playHook(g.bin, shape, "{ not json", dir, { HOME: g.home });

@@ -84,7 +84,7 @@ export async function stopGate(root: string, sessionId: string | undefined): Pro
     save(root, { key, blocks: 0, verdict, report });
     return { ...allow("GATE_STOP_RELEASED", `guard blocked ${STOP_LOOP_LIMIT} stops on the same unapproved change and now lets the agent stop`), userMessage: `guard: the change is NOT approved; the commit will be refused:\n${report}` };
   }
-  return { decision: "BLOCK", code: "GATE_STOP_REVISE", reason: `${report}Address the findings, then stop again (guard task gate, block ${blocks} of ${STOP_LOOP_LIMIT}).` };
+  return { decision: "BLOCK", code: "GATE_STOP_REVISE", reason: `${report}Address the findings, then stop again (guard task gate, block ${blocks} of ${STOP_LOOP_LIMIT}; after ${STOP_LOOP_LIMIT} the agent may stop and the user is told the change is not approved).` };
 }
 
 function save(root: string, s: object): void {
