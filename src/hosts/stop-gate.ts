@@ -24,13 +24,26 @@ interface StopState {
 
 const statePath = (root: string) => join(root, ".guard", "stop-gate.json");
 
+/** The gate's memory; a damaged file (or a damaged part of it) is forgotten, which only costs a test run. */
 function load(root: string): StopState {
+  let s: Record<string, unknown>;
   try {
-    const s = JSON.parse(readFileSync(statePath(root), "utf8"));
-    return { consecutiveBlocks: 0, ...s };
+    s = JSON.parse(readFileSync(statePath(root), "utf8"));
   } catch {
     return { consecutiveBlocks: 0 };
   }
+  if (!s || typeof s !== "object" || Array.isArray(s)) return { consecutiveBlocks: 0 };
+  const str = (x: unknown) => (typeof x === "string" ? x : undefined);
+  const red = s.lastRed as StopState["lastRed"] | undefined;
+  const redOk = !!red && typeof red === "object" && [red.fingerprint, red.failureKey, red.report].every((x) => typeof x === "string") && Array.isArray(red.failed);
+  const blocks = s.consecutiveBlocks;
+  return {
+    lastGreen: str(s.lastGreen),
+    greenLevel: str(s.greenLevel),
+    session: str(s.session),
+    ...(redOk ? { lastRed: red } : {}),
+    consecutiveBlocks: redOk && typeof blocks === "number" && Number.isInteger(blocks) && blocks >= 0 ? blocks : 0,
+  };
 }
 
 function save(root: string, s: StopState): void {

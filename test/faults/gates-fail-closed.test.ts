@@ -91,6 +91,26 @@ test("after 3 undecidable stops in a row the agent may stop and the user is told
   expect(JSON.parse(answers[4]!.stdout).reason).toContain("block 1 of 3");
 });
 
+test("a damaged stop-gate memory (.guard/stop-gate.json) is forgotten: the tests run and the failing one blocks", () => {
+  const claude = STOP_EVENTS.find((s) => s.host === "claude-code" && s.event === "stop")!;
+  const memories: Record<string, string | Buffer> = {
+    ...DAMAGED,
+    random: Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 97 + 13) % 256)),
+    "wrong types": '{"lastGreen": 7, "lastRed": "x", "consecutiveBlocks": "many"}\n',
+    "an array": "[1, 2, 3]\n",
+  };
+  for (const [what, bytes] of Object.entries(memories)) {
+    const root = failingRepo();
+    mkdirSync(join(root, ".guard"));
+    writeFileSync(join(root, ".guard", "stop-gate.json"), bytes);
+    const a = stop(claude, root);
+    expect({ what, refused: refuses(a) }).toEqual({ what, refused: true });
+    const reason = String(JSON.parse(a.stdout).reason);
+    expect(reason).toContain("test_add");
+    expect(reason).toContain("block 1 of 3");
+  }
+});
+
 describe("guard precommit and guard post with a damaged task record", () => {
   test("precommit refuses the commit and post approves nothing, for each kind of damage", () => {
     for (const [what, text] of Object.entries(DAMAGED)) {
