@@ -8,7 +8,7 @@ export const SYSTEM_DIRS = [
   "/srv", "/sys", "/usr", "/var", "/System", "/Library", "/Applications", "/private", "/snap", "/nix",
 ];
 
-/** The environment variable that names a workspace explicitly (a folder that is not a repository). */
+/** The environment variable that names a workspace explicitly: a folder outside any repository where guard may keep a trash. */
 export const WORKSPACE_ENV = "GUARD_WORKSPACE";
 
 export type WorkspaceFound = { root: string; source: "repository" | "configured"; code?: undefined; reason?: undefined };
@@ -40,31 +40,37 @@ export function refuseAsWorkspace(dir: string, home: string, configured: boolean
 }
 
 /**
- * The workspace a command or hook event acts in: an explicitly configured root (`configured`, else
- * GUARD_WORKSPACE), else the git repository around `cwd`. Never the cwd itself: outside a repository there is
- * no workspace, so guard keeps no trash there and creates no `.guard/`.
+ * The workspace a command or hook event acts in: a root named for this command (`configured`, e.g.
+ * `--root`), else the git repository around `cwd`, else GUARD_WORKSPACE when it contains `cwd`. Never the cwd
+ * itself: outside those there is no workspace, so guard keeps no trash there and creates no `.guard/`.
  */
 export function resolveWorkspace(cwd: string, opts: { home: string; configured?: string }): WorkspaceFound | WorkspaceRefused {
   const dir = resolve(cwd);
-  if (!isDirectory(dir))
-    return { code: "WORKSPACE_NO_CWD", reason: `the folder ${dir} does not exist (or is not a folder)` };
-  const configured = opts.configured ?? (process.env[WORKSPACE_ENV] || undefined);
-  if (configured !== undefined) {
-    const root = resolve(configured);
-    if (!isDirectory(root)) return { code: "WORKSPACE_REFUSED", reason: `the configured workspace ${root} does not exist or is not a folder` };
-    const why = refuseAsWorkspace(root, opts.home, true);
-    if (why) return { code: "WORKSPACE_REFUSED", reason: `the configured workspace ${real(root)} is ${why}, which guard never treats as a workspace` };
-    return { root: real(root), source: "configured" };
-  }
+  if (!isDirectory(dir)) return { code: "WORKSPACE_NO_CWD", reason: `the folder ${dir} does not exist (or is not a folder)` };
+  if (opts.configured !== undefined) return configuredRoot(opts.configured, opts.home);
   const repo = findRepoRoot(dir);
-  if (!repo)
-    return {
-      code: "WORKSPACE_NONE",
-      reason: `${dir} is not inside a git repository, so guard has no workspace there to keep a trash or snapshots in; run it inside a repository (\`git init\` first) or name a workspace with ${WORKSPACE_ENV}=<folder>`,
-    };
-  const why = refuseAsWorkspace(repo, opts.home, false);
-  if (why) return { code: "WORKSPACE_REFUSED", reason: `the repository around ${dir} is at ${repo}, ${why}, which guard never treats as a workspace` };
-  return { root: real(repo), source: "repository" };
+  if (repo) {
+    const why = refuseAsWorkspace(repo, opts.home, false);
+    if (why) return { code: "WORKSPACE_REFUSED", reason: `the repository around ${dir} is at ${repo}, ${why}, which guard never treats as a workspace` };
+    return { root: real(repo), source: "repository" };
+  }
+  const env = process.env[WORKSPACE_ENV];
+  if (env) {
+    const found = configuredRoot(env, opts.home);
+    if (found.code || isInside(real(dir), found.root)) return found;
+  }
+  return {
+    code: "WORKSPACE_NONE",
+    reason: `${dir} is not inside a git repository${env ? ` nor inside ${WORKSPACE_ENV}=${env}` : ""}, so guard has no workspace there to keep a trash or snapshots in; run it inside a repository (\`git init\` first) or name a workspace with ${WORKSPACE_ENV}=<folder>`,
+  };
+}
+
+function configuredRoot(configured: string, home: string): WorkspaceFound | WorkspaceRefused {
+  const root = resolve(configured);
+  if (!isDirectory(root)) return { code: "WORKSPACE_REFUSED", reason: `the configured workspace ${root} does not exist or is not a folder` };
+  const why = refuseAsWorkspace(root, home, true);
+  if (why) return { code: "WORKSPACE_REFUSED", reason: `the configured workspace ${real(root)} is ${why}, which guard never treats as a workspace` };
+  return { root: real(root), source: "configured" };
 }
 
 function isDirectory(p: string): boolean {
@@ -82,7 +88,7 @@ function isDirectory(p: string): boolean {
  * the spelling the agent used.
  */
 export function landingPath(path: string, cwd: string): string {
-  const parts = (path.startsWith("/") ? path : `${cwd}/${path}`).split("/").filter((s) => s.length > 0);
+  const parts = (path.startsWith("/") ? path : `${resolve(cwd)}/${path}`).split("/").filter((s) => s.length > 0);
   let cur = "/";
   let hops = 0;
   while (parts.length > 0) {

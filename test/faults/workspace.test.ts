@@ -122,11 +122,18 @@ describe("the home folder, / and system folders are never a workspace", () => {
     expect(existsSync(join(dir, "victim"))).toBe(false);
     expect(existsSync(join(dir, ".guard", "trash"))).toBe(true);
   });
-});
 
-test("a repository in the workspace still works as before (RELOCATE, restorable)", () => {
-  const repo = makeRepo({ "notes.txt": "n\n" });
-  const r = shellCheck(["--cwd", repo, "--", "rm", "-f", "notes.txt"]);
-  expect(r.code).toBe(0);
-  expect(r.out).toStartWith("RELOCATE");
+  test("GUARD_WORKSPACE applies outside repositories only, and only to the folders inside it", () => {
+    const configured = plainFolder();
+    const repo = makeRepo({ "notes.txt": "n\n" });
+    const inRepo = shellCheck(["--cwd", repo, "--", "rm", "-f", "notes.txt"], { GUARD_WORKSPACE: configured });
+    expect(inRepo.out).toStartWith("RELOCATE");
+    expect(existsSync(join(repo, ".guard", "trash"))).toBe(true);
+    expect(existsSync(join(configured, ".guard"))).toBe(false);
+    const elsewhere = plainFolder();
+    const outside = shellCheck(["--cwd", elsewhere, "--", "rm", "-rf", "victim"], { GUARD_WORKSPACE: configured });
+    expect(outside.code).toBe(2);
+    expect(outside.out).toContain(`nor inside GUARD_WORKSPACE=${configured}`);
+    expect(existsSync(join(elsewhere, "victim", "keep.txt"))).toBe(true);
+  });
 });
