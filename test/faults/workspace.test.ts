@@ -45,6 +45,15 @@ describe("outside a repository there is no workspace", () => {
     expect(existsSync(join(dir, ".guard"))).toBe(false);
   });
 
+  test("guard rm outside a repository refuses and moves nothing", () => {
+    const dir = plainFolder();
+    const p = Bun.spawnSync([g.bin, "rm", "victim"], { cwd: dir, env: { ...process.env, HOME: g.home }, stdout: "pipe", stderr: "pipe" });
+    expect(p.exitCode).toBe(2);
+    expect(p.stderr.toString()).toContain("not inside a git repository");
+    expect(existsSync(join(dir, "victim", "keep.txt"))).toBe(true);
+    expect(existsSync(join(dir, ".guard"))).toBe(false);
+  });
+
   test("a repository seen from its non-repository parent is not moved, .git included", () => {
     const parent = mkdtempSync(join(tmpdir(), "guard-faults-parent-"));
     const repo = join(parent, "app");
