@@ -7,6 +7,9 @@ import { guardHome } from "../state/paths.ts";
 import { isInside, landingPath } from "../state/workspace.ts";
 import { guardHookFiles } from "./status.ts";
 
+/** Folders of human decisions (guard's own and WhyGuard's): human state, like guard's config. */
+const HUMAN_DECISION_DIRS = [".guard-decisions", ".whyguard"];
+
 /**
  * The pre-edit check: the agent may not edit guard's state, guard's config, git's hooks, or a host
  * config file that holds guard's hooks (that would switch guard off). Each path is judged as written and
@@ -39,6 +42,8 @@ function protectedIn(root: string, abs: string, home: string): Decision | undefi
   if (parts[0] === ".guard") return { decision: "BLOCK", code: "EDIT_GUARD_STATE", reason: `${rel} is guard's state; agents may not edit it` };
   if (inside && (rel === "guard.json" || (parts[0] === ".git" && parts[1] === "hooks")))
     return { decision: "BLOCK", code: "EDIT_GUARD_CONFIG", reason: `${rel} configures guard; a human edits it, not the agent` };
+  if (inside && HUMAN_DECISION_DIRS.includes(parts[0]!))
+    return { decision: "BLOCK", code: "EDIT_HUMAN_DECISION", reason: `${rel} records a human decision about why code exists; a human changes it (guard why decide), not the agent` };
   const hooks = new Set(guardHookFiles(root, home).flatMap((f) => [resolve(f), landingPath(f, "/")]));
   if (hooks.has(abs)) return { decision: "BLOCK", code: "EDIT_GUARD_HOOKS", reason: `${inside ? rel : abs} holds guard's hooks; editing it could switch guard off` };
   return undefined;

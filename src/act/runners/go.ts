@@ -81,7 +81,9 @@ export const goTest: Runner = {
     return [...results.values()];
   },
   reproduce(_root, failed) {
-    const dirs = [...new Set(failed.map((f) => (f.file === "." ? "." : `./${f.file}`)))];
+    // Packages, never file paths (go test ./pkg/x_test.go would not compile the package).
+    const pkg = (file: string) => (file.endsWith(".go") ? dirOf(file) : file);
+    const dirs = [...new Set(failed.map((f) => pkg(f.file)).map((d) => (d === "." ? "." : `./${d}`)))];
     return `go test -run ${shellQuote(exactPattern(failed.slice(0, 5).map((f) => f.name)))} ${dirs.join(" ")}`;
   },
 };

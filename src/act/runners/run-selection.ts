@@ -13,6 +13,8 @@ import { runnerFor, runTests, RUNNERS, type RunResult } from "./index.ts";
 
 export interface RunSelectionOptions extends CheckOptions {
   shadow?: boolean;
+  /** Passed on to every runner command (`guard run -- -x`). */
+  runnerArgs?: string[];
   stream?: boolean;
   timeoutMs?: number;
 }
@@ -32,12 +34,12 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
   const fingerprint = treeFingerprint(root, opts);
   const cachedBefore = readCache(root, fingerprint)?.selection as Selection | undefined;
   const { selection, known } = await checkWithTests(root, opts);
-  const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+  const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs, runnerArgs: opts.runnerArgs });
 
   let full: RunResult | undefined;
   let reference: Selection | undefined;
   if (opts.shadow && !selection.runAll) {
-    full = await runTests(root, [], true, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+    full = await runTests(root, [], true, known, { stream: opts.stream, timeoutMs: opts.timeoutMs, runnerArgs: opts.runnerArgs });
     reference = selection;
   } else if (selection.runAll) {
     // A full run: compare with what a selection chose for the same change (a periodic run, or an earlier check).
