@@ -158,6 +158,16 @@ describe.skipIf(!root_)("a full disk (tmpfs; needs root, skipped otherwise)", ()
       expect(said(a)).toMatch(/free disk space|test_add/);
     });
 
+  test("a read-only .guard/ still blocks the stop while a test fails, and says what to do", () => {
+    const root = failingRepo();
+    fullDisk(join(root, ".guard"));
+    expect(Bun.spawnSync(["mount", "-o", "remount,ro", join(root, ".guard")]).exitCode).toBe(0);
+    const claude = STOP_EVENTS.find((s) => s.host === "claude-code" && s.event === "stop")!;
+    const a = stop(claude, root);
+    expect(refuses(a)).toBe(true);
+    expect(said(a)).toMatch(/writable|test_add/);
+  });
+
   test("a full GUARD_HOME still blocks the stop while a test fails", () => {
     const root = failingRepo();
     const home = mkdtempSync(join(tmpdir(), "guard-faults-fullhome-"));

@@ -49,3 +49,25 @@ describe("edits that reach .guard/ another way are refused", () => {
     expect(refuses(a)).toBe(false);
   });
 });
+
+describe("guard's config and hook files are judged where the write lands too", () => {
+  const claude = () => EDIT_CALLS.find((s) => s.host === "claude-code")!;
+
+  test("a link to guard.json is guard's config", () => {
+    const root = makeRepo({ "guard.json": "{}\n" });
+    symlinkSync("guard.json", join(root, "settings.json"));
+    const a = playHook(g.bin, claude(), payload(claude(), root, `${root}/settings.json`), root, { HOME: g.home });
+    expect(refuses(a)).toBe(true);
+    expect(said(a)).toContain("EDIT_GUARD_CONFIG");
+  });
+
+  test("a link to the folder of the installed hook config is guard's hooks", () => {
+    const root = makeRepo();
+    const env = { ...process.env, HOME: g.home, GIT_CONFIG_GLOBAL: "/dev/null" };
+    expect(Bun.spawnSync([g.bin, "hook", "install", "--host", "claude-code"], { cwd: root, env }).exitCode).toBe(0);
+    symlinkSync(".claude", join(root, "c"));
+    const a = playHook(g.bin, claude(), payload(claude(), root, `${root}/c/settings.local.json`), root, { HOME: g.home });
+    expect(refuses(a)).toBe(true);
+    expect(said(a)).toContain("EDIT_GUARD_HOOKS");
+  });
+});
