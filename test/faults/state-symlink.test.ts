@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { makeRepo } from "../helpers/repo.ts";
-import { EDIT_CALLS, payload, playHook, refuses, said, useCompiledGuard } from "./host-payloads.ts";
+import { EDIT_CALLS, SHELL_CALLS, payload, playHook, refuses, said, useCompiledGuard } from "./host-payloads.ts";
 
 const g = useCompiledGuard();
 
@@ -70,4 +70,14 @@ describe("guard's config and hook files are judged where the write lands too", (
     expect(refuses(a)).toBe(true);
     expect(said(a)).toContain("EDIT_GUARD_HOOKS");
   });
+});
+
+describe("a shell line that links to .guard/ and writes through the link is refused", () => {
+  for (const shape of SHELL_CALLS)
+    test(`${shape.host}: ln -s .guard g && echo x > g/session.json`, () => {
+      const root = makeRepo();
+      const a = playHook(g.bin, shape, payload(shape, root, "ln -s .guard g && echo x > g/session.json"), root, { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("SHELL_GUARD_STATE");
+    });
 });
