@@ -67,30 +67,36 @@ describe("outside a repository there is no workspace", () => {
     expect(existsSync(join(parent, ".guard"))).toBe(false);
   });
 
-  test("cwd /: rm -rf /etc and rm -rf /* are BLOCK, and a hook there creates no /.guard", () => {
+  test("cwd /: rm -rf /etc and rm -rf /* are BLOCK", () => {
     for (const cmd of [["rm", "-rf", "/etc"], ["rm -rf /*"]]) {
       const r = shellCheck(["--dry-run", "--cwd", "/", "--", ...cmd]);
       expect(r.code).toBe(2);
       expect(r.out.split("\n")[0]).toStartWith("BLOCK");
     }
-    const hadRootState = existsSync("/.guard");
-    const dir = plainFolder();
-    const claude = SHELL_CALLS.find((s) => s.host === "claude-code")!;
-    const a = playHook(g.bin, claude, payload(claude, "/", `rm -rf ${join(dir, "victim")}`), "/", { HOME: g.home });
-    expect(refuses(a)).toBe(true);
-    expect(existsSync(join(dir, "victim", "keep.txt"))).toBe(true);
-    if (!hadRootState) expect(existsSync("/.guard")).toBe(false);
   });
 
-  test("a folder that does not exist is named as such (not as a missing git)", () => {
+  for (const shape of SHELL_CALLS) {
+    test(`${shape.host}: a hook with cwd / moves nothing and creates no /.guard`, () => {
+      const hadRootState = existsSync("/.guard");
+      const dir = plainFolder();
+      const a = playHook(g.bin, shape, payload(shape, "/", `rm -rf ${join(dir, "victim")}`), "/", { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(existsSync(join(dir, "victim", "keep.txt"))).toBe(true);
+      if (!hadRootState) expect(existsSync("/.guard")).toBe(false);
+    });
+
+    test(`${shape.host}: a hook in a folder that does not exist says so`, () => {
+      const a = playHook(g.bin, shape, payload(shape, "/nonexistent/guard-faults", "rm -rf x"), tmpdir(), { HOME: g.home });
+      expect(refuses(a)).toBe(true);
+      expect(said(a)).toContain("/nonexistent/guard-faults does not exist");
+    });
+  }
+
+  test("guard shell check in a folder that does not exist says so (not that git is missing)", () => {
     const r = shellCheck(["--cwd", "/nonexistent/guard-faults", "--", "rm", "-rf", "x"]);
     expect(r.code).toBe(2);
     expect(r.out).toContain("/nonexistent/guard-faults does not exist");
     expect(r.out).not.toContain("install git");
-    const claude = SHELL_CALLS.find((s) => s.host === "claude-code")!;
-    const a = playHook(g.bin, claude, payload(claude, "/nonexistent/guard-faults", "rm -rf x"), tmpdir(), { HOME: g.home });
-    expect(refuses(a)).toBe(true);
-    expect(said(a)).toContain("does not exist");
   });
 });
 
