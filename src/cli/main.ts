@@ -1,6 +1,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { describeError, isGuardError, systemTodo } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
+import { brokenPipe, exitAfterOutput, readerGone, watchPipes } from "./output.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await buildCli(VERSION).run(argv);
   } catch (e) {
+    if (readerGone(e)) brokenPipe();
     const code = isGuardError(e) ? e.exitCode : EXIT.ERROR;
     const todo = isGuardError(e) ? undefined : systemTodo(e);
     const message = `${describeError(e)}${todo ? `; ${todo}` : ""}`;
@@ -30,6 +32,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv);
-  process.exit(code);
+  watchPipes();
+  await exitAfterOutput(await main(process.argv));
 }

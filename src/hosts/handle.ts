@@ -8,8 +8,10 @@ import { guardHome } from "../state/paths.ts";
 import { resolveWorkspace, type WorkspaceFound, type WorkspaceRefused } from "../state/workspace.ts";
 import { describeError, isGuardError, systemTodo } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
+import { pickString, unknownTool } from "./payload.ts";
 import { checkEdit } from "./edit-check.ts";
 import { checkShell } from "./shell-check.ts";
+import { awaitRun, confirmRun, putBackUnrun, savedNotice } from "./consent.ts";
 import { findEvent, findHost } from "./registry.ts";
 import { stopGate } from "./stop-gate.ts";
 import { clearStopFaults, countedBlock, undecidableStop } from "./stop-faults.ts";
@@ -54,7 +56,14 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
       if (ev.event === "stop")
         verdict = undecidableStop("STOP_BAD_PAYLOAD", decoded.error, `guard cannot tell which folder or session is stopping; check that the hook runs \`guard agent-event ${host.id} ${spec.id}\` for ${host.name}`, { cwd: ev.cwd, root: workspaceOf(ev.cwd).root });
     } else if (decoded.event === undefined) {
-      verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
+      const unknown = spec.maps.includes("pre-shell") ? unknownTool(decoded.payload) : undefined;
+      if (unknown?.command !== undefined) {
+        // Fail closed on a shape the record does not know: a command is a command, whatever the tool is called.
+        ev = { ...ev, event: "pre-shell", tool: unknown.tool, command: unknown.command, sessionId: sessionOf(decoded.payload), cwd: pickString(decoded.payload, "cwd") ?? ev.cwd };
+        verdict = await decide(host, ev);
+      } else if (unknown?.shellLike)
+        verdict = { decision: "BLOCK", code: "HOOK_UNKNOWN_TOOL", reason: `${host.name} sent tool \`${unknown.tool}\`, which guard's record for it does not know and which looks like it runs commands, with no command field guard can read; blocked to be safe` };
+      else verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
       ev = decoded.event;
       verdict = await decide(host, ev);
@@ -72,7 +81,9 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
   return finish(started, ev, verdict, answer, true);
 }
 
-type Decoded = { error: string } | { event: HookEvent | undefined };
+type Decoded = { error: string } | { event: HookEvent | undefined; payload?: unknown };
+
+const sessionOf = (p: unknown): string | undefined => pickString(p, "session_id", "sessionId", "sessionID", "conversation_id");
 
 function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: HandleOptions): Decoded {
   let payload: unknown;
@@ -89,16 +100,30 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
   }
   // Decoded with no process folder to fall back on, so a payload that names no folder shows as such.
   const d = spec.decode(r.output, { processCwd: "" });
-  if (!d) return { event: undefined };
+  if (!d) return { event: undefined, payload };
   return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd, ...(d.cwd ? {} : { cwdFromProcess: true }) } };
 }
 
 async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
   const ws = workspaceOf(ev.cwd);
   switch (ev.event) {
-    case "pre-shell":
+    case "pre-shell": {
       // Without a workspace the shell guard saves nothing: destructive commands are BLOCK, with the reason.
-      return checkShell(ev.command ?? "", { cwd: ev.cwd, root: ws.root });
+      const v = await checkShell(ev.command ?? "", { cwd: ev.cwd, root: ws.root });
+      if (!v.saved?.length || !ws.root) return v;
+      const confirmable = host.confirmsRun === "post-tool" && !!ev.sessionId && !!ev.toolUseId;
+      if (confirmable) awaitRun(ws.root, ev, v.saved);
+      const notice = savedNotice(v.saved, confirmable);
+      return { ...v, userMessage: notice, agentContext: notice };
+    }
+    case "post-shell":
+      if (ws.root) confirmRun(ws.root, ev);
+      return { decision: "ALLOW", code: "HOOK_RUN_CONFIRMED", reason: "the tool ran; what guard saved before it stands" };
+    case "prompt":
+    case "session-end": {
+      const back = ws.root ? await putBack(host, ev, ws.root) : undefined;
+      return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated`, ...(back ? { userMessage: back } : {}) };
+    }
     case "pre-edit": {
       const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root: ws.root, home: homedir() });
       if (base.decision !== "ALLOW" || !ws.root) return base;
@@ -113,20 +138,33 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       return scoped.decision === "ALLOW" ? base : scoped;
     }
     case "stop":
-      return decideStop(ev, ws);
+      return decideStop(host, ev, ws);
     default:
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
   }
 }
 
+/** Compensations of this session whose command never ran are put back when the turn or session ends. */
+async function putBack(host: HostRecord, ev: HookEvent, root: string): Promise<string | undefined> {
+  if (host.confirmsRun !== "post-tool") return undefined;
+  const why = ev.event === "stop" ? "the turn ended without it" : ev.event === "prompt" ? "a new prompt came first" : "the session ended without it";
+  return putBackUnrun(root, ev.sessionId, why);
+}
+
 /** The stop gate fails closed: whatever keeps it from deciding blocks the stop with the reason (a few times, then the user is told). */
-async function decideStop(ev: HookEvent, ws: WorkspaceFound | WorkspaceRefused): Promise<HookVerdict> {
+async function decideStop(host: HostRecord, ev: HookEvent, ws: WorkspaceFound | WorkspaceRefused): Promise<HookVerdict> {
   const at = { cwd: ev.cwd, root: ws.root };
   if (ws.code === "WORKSPACE_NO_CWD") return undecidableStop("STOP_NO_CWD", ws.reason, "check the folder the host reports for this session", at);
   if (!ws.root && ev.cwdFromProcess)
     return undecidableStop("STOP_NO_CWD", `the payload names no folder and guard was started in ${ev.cwd}, which is not in a git repository`, "start the hook in the project's folder", at);
   if (!ws.root || ws.source !== "repository") return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not in a git repository guard works in; no stop gate` };
-  const root = ws.root;
+  // A sub-agent's stop does not end the turn: a sibling sub-agent may be between its hook and its command.
+  const back = ev.hostEvent === "subagent-stop" ? undefined : await putBack(host, ev, ws.root);
+  const gated = await stopVerdict(ev, ws.root, at);
+  return back ? { ...gated, userMessage: gated.userMessage ? `${back}\n${gated.userMessage}` : back } : gated;
+}
+
+async function stopVerdict(ev: HookEvent, root: string, at: { cwd: string; root?: string }): Promise<HookVerdict> {
   try {
     // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
     const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;

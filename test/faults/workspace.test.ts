@@ -37,7 +37,7 @@ describe("outside a repository there is no workspace", () => {
 
   test("guard shell check outside a repository: BLOCK with what to do, nothing moved, no .guard/", () => {
     const dir = plainFolder();
-    const r = shellCheck(["--cwd", dir, "--", "rm", "-rf", "victim"]);
+    const r = shellCheck(["--apply", "--cwd", dir, "--", "rm", "-rf", "victim"]);
     expect(r.code).toBe(2);
     expect(r.out).toContain("SHELL_NO_WORKSPACE");
     expect(r.out).toContain("GUARD_WORKSPACE");
@@ -60,7 +60,7 @@ describe("outside a repository there is no workspace", () => {
     mkdirSync(repo);
     sh(["git", "init", "-q", "-b", "main"], repo);
     writeFileSync(join(repo, "main.py"), "print(1)\n");
-    const r = shellCheck(["--cwd", parent, "--", "rm", "-rf", "app"]);
+    const r = shellCheck(["--apply", "--cwd", parent, "--", "rm", "-rf", "app"]);
     expect(r.code).toBe(2);
     expect(existsSync(join(repo, ".git", "HEAD"))).toBe(true);
     expect(existsSync(join(repo, "main.py"))).toBe(true);
@@ -76,12 +76,12 @@ describe("outside a repository there is no workspace", () => {
   });
 
   for (const shape of SHELL_CALLS) {
-    test(`${shape.host}: a hook with cwd / moves nothing and creates no /.guard`, () => {
+    test(`${shape.host}: a hook with cwd / refuses a delete there and creates no /.guard`, () => {
+      // A name at / that does not exist: with / as the workspace (the old fault) it would be "nothing to lose".
       const hadRootState = existsSync("/.guard");
-      const dir = plainFolder();
-      const a = playHook(g.bin, shape, payload(shape, "/", `rm -rf ${join(dir, "victim")}`), "/", { HOME: g.home });
+      const a = playHook(g.bin, shape, payload(shape, "/", `rm -rf guard-faults-${shape.host}-absent`), "/", { HOME: g.home });
       expect(refuses(a)).toBe(true);
-      expect(existsSync(join(dir, "victim", "keep.txt"))).toBe(true);
+      expect(said(a)).toContain("not inside a git repository");
       if (!hadRootState) expect(existsSync("/.guard")).toBe(false);
     });
 
@@ -106,7 +106,7 @@ describe("the home folder, / and system folders are never a workspace", () => {
     sh(["git", "init", "-q", "-b", "main"], dotHome);
     mkdirSync(join(dotHome, "proj", "old"), { recursive: true });
     writeFileSync(join(dotHome, "proj", "old", "a.txt"), "a\n");
-    const r = shellCheck(["--cwd", join(dotHome, "proj"), "--", "rm", "-rf", "old"], { HOME: dotHome });
+    const r = shellCheck(["--apply", "--cwd", join(dotHome, "proj"), "--", "rm", "-rf", "old"], { HOME: dotHome });
     expect(r.code).toBe(2);
     expect(r.out).toContain("your home directory");
     expect(existsSync(join(dotHome, "proj", "old", "a.txt"))).toBe(true);
@@ -131,7 +131,7 @@ describe("the home folder, / and system folders are never a workspace", () => {
 
   test("an explicitly configured folder is a workspace: the delete is saved in its trash", () => {
     const dir = plainFolder();
-    const r = shellCheck(["--cwd", dir, "--", "rm", "-rf", "victim"], { GUARD_WORKSPACE: dir });
+    const r = shellCheck(["--apply", "--cwd", dir, "--", "rm", "-rf", "victim"], { GUARD_WORKSPACE: dir });
     expect(r.code).toBe(0);
     expect(r.out).toStartWith("RELOCATE");
     expect(existsSync(join(dir, "victim"))).toBe(false);
@@ -141,12 +141,12 @@ describe("the home folder, / and system folders are never a workspace", () => {
   test("GUARD_WORKSPACE applies outside repositories only, and only to the folders inside it", () => {
     const configured = plainFolder();
     const repo = makeRepo({ "notes.txt": "n\n" });
-    const inRepo = shellCheck(["--cwd", repo, "--", "rm", "-f", "notes.txt"], { GUARD_WORKSPACE: configured });
+    const inRepo = shellCheck(["--apply", "--cwd", repo, "--", "rm", "-f", "notes.txt"], { GUARD_WORKSPACE: configured });
     expect(inRepo.out).toStartWith("RELOCATE");
     expect(existsSync(join(repo, ".guard", "trash"))).toBe(true);
     expect(existsSync(join(configured, ".guard"))).toBe(false);
     const elsewhere = plainFolder();
-    const outside = shellCheck(["--cwd", elsewhere, "--", "rm", "-rf", "victim"], { GUARD_WORKSPACE: configured });
+    const outside = shellCheck(["--apply", "--cwd", elsewhere, "--", "rm", "-rf", "victim"], { GUARD_WORKSPACE: configured });
     expect(outside.code).toBe(2);
     expect(outside.out).toContain(`nor inside GUARD_WORKSPACE=${configured}`);
     expect(existsSync(join(elsewhere, "victim", "keep.txt"))).toBe(true);

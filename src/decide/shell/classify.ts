@@ -25,12 +25,14 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
   const cwdIn = resolve(ctx.cwd);
   const home = ctx.env?.HOME ?? homedir();
   const found = resolveWorkspace(cwdIn, { home, configured: ctx.root });
-  const ws = found.code ? makeWorkspace(cwdIn, home, { code: found.code, reason: found.reason }) : makeWorkspace(found.root, home);
+  const tmpdir = ctx.env?.TMPDIR ?? process.env.TMPDIR;
+  const ws = found.code ? makeWorkspace(cwdIn, home, tmpdir, { code: found.code, reason: found.reason }) : makeWorkspace(found.root, home, tmpdir);
   if (found.code === "WORKSPACE_NO_CWD") return noCwd(command, cwdIn, ws, found.reason);
   const cwd = resolveTarget(`${cwdIn}/`, "/").path ?? cwdIn;
   const vars = new Map<string, string | undefined>(Object.entries(ctx.env ?? {}));
   vars.set("PWD", cwd);
   if (!vars.has("HOME")) vars.set("HOME", ws.home);
+  if (!vars.has("TMPDIR") && process.env.TMPDIR) vars.set("TMPDIR", process.env.TMPDIR);
 
   const operations = await walkCommand(command, cwd, vars, ws);
   markRegenerable(operations, ws);
@@ -118,7 +120,7 @@ export function relocationTargets(ops: Operation[]): string[] {
   const paths = ops
     .filter((o) => o.decision?.decision === "RELOCATE")
     .flatMap((o) => o.targets)
-    .filter((t) => t.path && t.exists && !t.regenerable)
+    .filter((t) => t.path && t.exists && !t.regenerable && t.place !== "temp")
     .map((t) => t.path!);
   const unique = [...new Set(paths)].sort();
   return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${q}/`)));
