@@ -13,6 +13,7 @@ import { functionsOf } from "./ranges.ts";
 import { mergeEvidence, type Evidence } from "./types.ts";
 import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
 import { bumpEpoch } from "../../state/select-epoch.ts";
+import { writeEvidenceHead } from "../../state/evidence-head.ts";
 
 export interface RecordOptions {
   /** Install missing tools (coverage, pytest) into the project's environment. */
@@ -88,14 +89,18 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       failed: ev.tests.filter((t) => t.outcome === "failed").length,
       skipped: ev.tests.filter((t) => t.outcome === "skipped").length,
     };
-    if (ev.tests.length === 0)
+    if (ev.tests.length === 0) {
+      // --changed with nothing stale: the evidence is current for this commit.
+      if (opts.changed) writeEvidenceHead(root, { head: sha });
       return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
+    }
     const declared = declaredTests(functions);
     const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
     bumpEpoch(root);
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
+    writeEvidenceHead(root, { head: sha });
     const notes = [...ev.notes];
     if (write.unrecordable.length > 0)
       notes.push(`${write.unrecordable.length} test(s) could not be stored and have no evidence (they run whenever their files change): ${write.unrecordable.slice(0, 5).map((id) => JSON.stringify(id)).join(", ")}`);
