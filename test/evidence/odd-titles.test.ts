@@ -96,4 +96,17 @@ describe("vitest titles the engine cannot hold as they are", () => {
     const again = check.data.tests.filter((t) => t.reasons.some((x) => x.code === "failed-last-run")).map((t) => t.id);
     expect(again).toContain("test/url.test.ts::`base ${name}`");
   }, 240_000);
+
+  test("a change to a test file that holds tests the runner never reported runs that file whole", () => {
+    const file = join(root, "test/url.test.ts");
+    const before = readFileSync(file, "utf8");
+    writeFileSync(file, before.replace('describe("$URL", () => {', 'const extra = normalize("D");\n\ndescribe("$URL", () => {'));
+    try {
+      const check = JSON.parse(guard(["check", "--json"], root).stdout) as { data: { tests: { id: string; reasons: { code: string }[] }[] } };
+      const whole = check.data.tests.find((t) => t.id === "test/url.test.ts");
+      expect(whole?.reasons.map((r) => r.code)).toEqual(["test-file-changed"]);
+    } finally {
+      writeFileSync(file, before);
+    }
+  }, 120_000);
 });

@@ -69,6 +69,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const byId = new Map(allTests.map((t) => [t.id, t]));
   const byQualname = new Map(allTests.map((t) => [`${t.file}::${t.qualname}`, t]));
   const testsInFile = (file: string) => allTests.filter((t) => t.file === file);
+  let uncollectedFiles: Promise<Set<string>> | undefined;
+  const uncollected = () => (uncollectedFiles ??= view.uncollectedFiles?.() ?? Promise.resolve(new Set<string>()));
 
   const chosen = new Map<string, SelectedTest>();
   const choose = (t: TestInfo, reason: SelectionReason, isNew = false) => {
@@ -157,7 +159,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         // the tests of files that import it.
         hit(OVERRIDES.testFile, `${path}: ${OVERRIDES.testFile.summary}`, { file: path });
         if (known.length > 0) for (const t of known) choose(t, { code: OVERRIDES.testFile.code, file: path });
-        else choose(newTest(path, "", language), { code: OVERRIDES.testFile.code, file: path }, true);
+        // A file that also holds tests the runner never reported (skipped, computed titles) runs whole: the change may be what brings them back.
+        if (known.length === 0 || (!perTest && (await uncollected()).has(path))) choose(newTest(path, "", language), { code: OVERRIDES.testFile.code, file: path }, true);
         for (const imp of await view.importers([path])) for (const t of testsInFile(imp)) choose(t, { code: OVERRIDES.testFile.code, file: path });
       }
       for (const t of f.tests) {

@@ -58,6 +58,8 @@ export interface EvidenceView {
   /** Files that import any of `files` directly. */
   importers(files: string[]): Promise<string[]>;
   tests(): Promise<TestInfo[]>;
+  /** Test files holding tests the indexer found but the runner never reported (collected = false). */
+  uncollectedFiles?(): Promise<Set<string>>;
   /** Tests that failed in the most recent Run. */
   lastFailures(): Promise<string[]>;
   /** Non-code file → tests that read it (evidence of file reads). */

@@ -84,6 +84,9 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
       );
       return testsCache;
     },
+    async uncollectedFiles() {
+      return new Set((await q("MATCH (t:Test) WHERE t.collected = false RETURN DISTINCT t.file AS file")).rows.map((r) => String(r.file)));
+    },
     async lastFailures() {
       const rows = (await q("MATCH (r:Run) WITH r ORDER BY r.timestamp DESC LIMIT 1 MATCH (t:Test)-[:FAILED_IN]->(r) RETURN t.id AS id")).rows;
       return rows.map((r) => String(r.id));
