@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { combine } from "../decide/decision.ts";
+import { redactForLog } from "../decide/leak/scan.ts";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
 import { findRepoRoot as findRoot } from "../repo/git.ts";
@@ -156,10 +157,10 @@ function finish(started: number, ev: HookEvent, verdict: HookVerdict, answer: Ho
       event: ev.event,
       session: ev.sessionId ?? null,
       tool: ev.tool,
-      ...(ev.filePaths?.length ? { files: ev.filePaths.map((p) => resolve(ev.cwd, p)) } : {}),
+      ...(ev.filePaths?.length ? { files: ev.filePaths.map((p) => redactForLog(resolve(ev.cwd, p))) } : {}),
       decision: verdict.decision,
       code: verdict.code,
-      reason: verdict.reason.split("\n")[0],
+      reason: redactForLog(verdict.reason.split("\n")[0] ?? ""),
       latencyMs,
       ...(extra.level ? { level: extra.level, cached: extra.cached, ran: extra.ran } : {}),
     });

@@ -1,3 +1,4 @@
+import { redactDeep } from "../decide/leak/scan.ts";
 import type { ShellVerdict } from "../decide/shell/types.ts";
 import { envelope, type Envelope } from "./envelope.ts";
 
@@ -16,8 +17,9 @@ export interface ShellCheckReport {
   recoveries?: ShellVerdict["recoveries"];
 }
 
+/** A command, a target or a reason can hold a credential the agent typed: none of it is printed as it is. */
 export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport {
-  return {
+  return redactDeep({
     command: v.command,
     decision: v.decision,
     code: v.code,
@@ -39,7 +41,7 @@ export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport 
     compensations: v.compensations,
     ...(v.recovery ? { recovery: v.recovery } : {}),
     ...(v.recoveries ? { recoveries: v.recoveries } : {}),
-  };
+  });
 }
 
 export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> => envelope("shell-check", r, r.decision !== "BLOCK");

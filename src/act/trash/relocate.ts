@@ -8,6 +8,7 @@ import { listManifests, txDir, writeManifest, type TrashItem, type TrashManifest
 import { copyVerified, moveAcross } from "./move.ts";
 import { measure } from "./tree.ts";
 import { newTxid } from "./txid.ts";
+import { redactForLog } from "../../decide/leak/scan.ts";
 
 export interface RelocateOptions {
   reason: string;
@@ -53,7 +54,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     } catch {
       // Missing (or vanishing while measured): the move below records it as missing.
     }
-    return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${n}/${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -66,9 +67,11 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
       "E_TRASH_FULL",
     );
   }
-  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: opts.reason, command: opts.command, root, state: "intent", items, updatedAt: "" };
+  // The reason and the command may carry what a user typed; the manifest keeps only the exact paths, to restore to.
+  const reason = redactForLog(opts.reason);
+  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason, command: opts.command === undefined ? undefined : redactForLog(opts.command), root, state: "intent", items, updatedAt: "" };
   writeManifest(root, m);
-  appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
+  appendEvent(root, { type: "trash.intent", txid, reason, paths: items.slice(0, 100).map((i) => redactForLog(relative(root, i.original))), count: items.length });
 
   const every = items.length > 256 ? 64 : 1;
   try {

@@ -132,3 +132,11 @@ export function redactForLog(s: string): string {
   const { findings } = findLeaks(text, { rules: CREDENTIAL_RULES, home: "/" });
   return Buffer.from(applyRedactions(text, findings), "latin1").toString("utf8");
 }
+
+/** Every string (and key) inside a value (an object for `--json`, a report) through redactForLog; the shape stays. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === "string") return redactForLog(value) as T;
+  if (Array.isArray(value)) return value.map(redactDeep) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactForLog(k), redactDeep(v)])) as T;
+  return value;
+}
