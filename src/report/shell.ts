@@ -15,6 +15,7 @@ export interface ShellCheckReport {
   compensations: ShellVerdict["compensations"];
   recovery?: ShellVerdict["recovery"];
   recoveries?: ShellVerdict["recoveries"];
+  leaks?: ShellVerdict["leaks"];
 }
 
 /** A command, a target or a reason can hold a credential the agent typed: none of it is printed as it is. */
@@ -41,6 +42,7 @@ export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport 
     compensations: v.compensations,
     ...(v.recovery ? { recovery: v.recovery } : {}),
     ...(v.recoveries ? { recoveries: v.recoveries } : {}),
+    ...(v.leaks ? { leaks: v.leaks } : {}),
   });
 }
 
@@ -53,7 +55,8 @@ export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> =
 export function formatShell(r: ShellCheckReport): string {
   const lines = [`${r.decision}  ${r.code}`, r.reason];
   const flagged = r.operations.filter((o) => o.decision && o.decision !== "ALLOW");
-  if (flagged.length > 1) for (const o of flagged) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
+  const leaks = r.leaks ?? [];
+  if (flagged.length + leaks.length > 1) for (const o of [...flagged, ...leaks]) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
   for (const c of r.compensations) {
     if (!c.done) {
       const how = { move: "moved", copy: "copied", link: "hard-linked" } as const;

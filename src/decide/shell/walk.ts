@@ -17,6 +17,8 @@ interface State {
   vars: Map<string, string | undefined>;
   nesting: Nesting;
   stdinPiped: boolean;
+  /** Which stage of which pipeline this runs in (read by the leak rules: what flows into what). */
+  pipe?: Operation["pipe"];
   depth: number;
   via: string[];
 }
@@ -29,13 +31,14 @@ interface Line {
   unknownEffect: boolean;
   /** Redirects (and stray words) the grammar hung on a list or pipeline, by the id of the command they belong to. */
   trailing: Map<number, { redirects: Node[]; args: Node[] }>;
+  pipes: number;
 }
 
 const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: new Map(st.vars), ...patch });
 
 /** Walk a command line and collect every operation it would run, in order. */
 export async function walkCommand(command: string, cwd: string, vars: Map<string, string | undefined>, ws: Workspace): Promise<Operation[]> {
-  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map() };
+  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map(), pipes: 0 };
   await walkScript(command, { cwd, vars, nesting: "top", stdinPiped: false, depth: 0, via: [] }, line);
   return line.ops;
 }
@@ -60,7 +63,10 @@ async function walkScript(source: string, st: State, line: Line): Promise<void> 
 async function simpleLine(pipelines: SimpleLine, st: State, line: Line): Promise<void> {
   for (const pipeline of pipelines) {
     if (pipeline.length === 1) await simpleCommand(pipeline[0]!, st, line);
-    else for (let i = 0; i < pipeline.length; i++) await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0 }), line);
+    else {
+      const id = ++line.pipes;
+      for (let i = 0; i < pipeline.length; i++) await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0, pipe: { id, at: i, of: pipeline.length } }), line);
+    }
   }
 }
 
@@ -71,7 +77,7 @@ async function simpleCommand(cmd: SimpleCommand, st: State, line: Line): Promise
 }
 
 function pushOp(line: Line, st: State, op: Pick<Operation, "program" | "argv" | "kind" | "targets" | "text"> & Partial<Operation>): void {
-  line.ops.push({ cwd: st.cwd, via: [...st.via], nesting: st.nesting, afterUnknownEffect: line.unknownEffect, ...op });
+  line.ops.push({ cwd: st.cwd, via: [...st.via], nesting: st.nesting, afterUnknownEffect: line.unknownEffect, ...(st.pipe ? { pipe: st.pipe } : {}), ...op });
 }
 
 /** A sequence of statements; `&` after one runs it in the background. */
@@ -94,9 +100,11 @@ async function statement(node: Node, st: State, line: Line): Promise<void> {
       return statements(node, st, line);
     case "pipeline": {
       let i = 0;
+      const parts = node.namedChildren.filter((c) => c !== null).length;
+      const id = ++line.pipes;
       for (const part of node.namedChildren) {
         if (!part) continue;
-        await statement(part, copy(st, { stdinPiped: i > 0 }), line);
+        await statement(part, copy(st, { stdinPiped: i > 0, pipe: { id, at: i, of: parts } }), line);
         i++;
       }
       return;
@@ -260,7 +268,11 @@ async function run(argv: Arg[], st: State, line: Line, text: string): Promise<st
     return "sh";
   }
   const head = p.argv[0];
-  if (!head) return "";
+  if (!head) {
+    // A wrapper with nothing to run prints (bare `env` dumps the environment): recorded for the leak rules.
+    if (p.via.length) pushOp(line, inner, { program: p.via[p.via.length - 1]!, argv: argv.map((a) => a.value), kind: "exec", targets: [], text });
+    return "";
+  }
   if (head.unresolved) {
     pushOp(line, inner, { program: "", argv: p.argv.map((a) => a.value), kind: "exec", targets: [{ raw: head.value, unresolved: head.unresolved }], text });
     line.unknownEffect = true;
@@ -319,14 +331,24 @@ async function applyRedirects(redirects: Node[], st: State, line: Line, program:
 
 /** One file redirect `op dest`: an overwrite or a create of its destination (descriptors and devices aside). */
 function redirect(op: string, dest: Word, destText: string, text: string, st: State, line: Line, program: string): void {
-  if (!OVERWRITING.has(op) && !APPENDING.has(op)) return;
+  if (op !== "<" && !OVERWRITING.has(op) && !APPENDING.has(op)) return;
   if (/^-$|^\d+-?$/.test(destText)) return; // 2>&1, >&-
   const args = expand(dest, destText, st, line.ws);
   const arg = args.length === 1 ? args[0]! : unknown("glob", destText);
+  noteStream(line, op, text, arg.value);
+  if (op === "<") return;
   if (!arg.unresolved && /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(arg.value)) return;
   const t = resolveArg(arg, st, line.ws);
   const kind: OperationKind = APPENDING.has(op) || (!t.unresolved && !t.exists) ? "create" : "overwrite";
   pushOp(line, st, { program: program || op, argv: [op, arg.value], kind, targets: [t], text });
+}
+
+/** The file a command's stdin comes from, or its stdout goes to, as written (the leak rules read it). */
+function noteStream(line: Line, op: string, text: string, file: string): void {
+  const cmd = line.ops.findLast((o) => !(OVERWRITING.has(o.argv[0] ?? "") || APPENDING.has(o.argv[0] ?? "")));
+  if (!cmd) return;
+  if (op === "<") cmd.stdinFile = file;
+  else if (!/^\s*[02-9]/.test(text)) cmd.stdoutFile = file;
 }
 
 /** Tilde, brace and pathname expansion of one word. */

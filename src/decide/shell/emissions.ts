@@ -1,0 +1,156 @@
+import { basename } from "node:path";
+import { isSecretFilePath, secretVariableIn } from "../leak/references.ts";
+import type { Operation } from "./types.ts";
+
+/**
+ * What a command line would let out, read from its operations (after wrappers, `sh -c` and expansion):
+ * one fact per secret and way out. The emission rules (emission-rules.ts) turn facts into decisions.
+ * A subject names the file or the variable, never a value.
+ */
+export interface Emission {
+  rule: string;
+  program: string;
+  subject: string;
+}
+
+/** Programs that send what they are given over the network. */
+const NETWORK = new Set(["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync", "ssh", "http", "https", "xh", "ftp", "lftp", "aws", "gsutil", "gcloud", "rclone", "azcopy", "gh"]);
+/** Network programs that send their stdin whatever their arguments say. */
+const SENDS_STDIN = new Set(["nc", "ncat", "netcat", "socat", "telnet", "ssh", "http", "https", "xh"]);
+/** Programs that print (a transform of) the files they are given. */
+const PRINTS_FILES = new Set(["cat", "head", "tail", "tac", "nl", "less", "more", "bat", "batcat", "base64", "base32", "xxd", "od", "hexdump", "strings", "zcat", "gzip", "bzip2", "xz", "jq", "yq", "sort", "uniq", "cut", "column", "paste", "fold", "rev", "grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "gawk", "tr", "openssl", "diff", "cmp", "tar", "zip", "view", "vim", "vi", "nano", "emacs", "python", "python3", "node", "ruby", "perl"]);
+/** The first operand of these is a pattern or a script, not a file. */
+const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "gawk", "jq", "yq"]);
+/** Output that says nothing of the content: counts, digests, silence. */
+const REVEALS_NOTHING = new Set(["wc", "sha256sum", "sha1sum", "sha512sum", "md5sum", "cksum", "shasum", "b2sum", "true"]);
+const QUIET = /^(?:-[a-zA-Z]*[qcl][a-zA-Z]*|--quiet|--silent|--count|--files-with-matches)$/;
+/** Directories whose whole content is secret (`scp -r ~/.ssh host:`). */
+const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud"]);
+
+const ENVIRON = /^\/proc\/(?:self|\d+|\$\$)\/environ$/;
+const isSecretPath = (p: string) => isSecretFilePath(p) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
+const operands = (op: Operation) => op.argv.slice(1).filter((a) => !a.startsWith("-"));
+
+/** Files a network program is told to send (curl -d @f / -F x=@f / -T f, wget --post-file, httpie @f). */
+function sentFiles(op: Operation): string[] {
+  const out: string[] = [];
+  const a = op.argv;
+  const value = (i: number, flag: string): string | undefined => {
+    const w = a[i]!;
+    if (w === flag) return a[i + 1];
+    if (flag.startsWith("--") && w.startsWith(`${flag}=`)) return w.slice(flag.length + 1);
+    if (!flag.startsWith("--") && w.startsWith(flag) && w.length > flag.length) return w.slice(flag.length);
+    return undefined;
+  };
+  for (let i = 1; i < a.length; i++) {
+    for (const flag of ["-d", "--data", "--data-ascii", "--data-binary", "--data-urlencode", "--json", "-F", "--form", "-T", "--upload-file", "--post-file", "--body-file"]) {
+      const v = value(i, flag);
+      if (v === undefined) continue;
+      const m = /^(?:[^=@<]*[=])?[@<]([^;]+)/.exec(v) ?? /^[^@]*@([^;]+)/.exec(v);
+      if (flag === "-T" || flag === "--upload-file" || flag === "--post-file" || flag === "--body-file") out.push(v);
+      else if (m?.[1]) out.push(m[1]);
+    }
+    if (op.program === "http" || op.program === "https" || op.program === "xh") {
+      const m = /^(?:[\w.-]+(?:=|:=)?)?@(.+)$/.exec(a[i]!);
+      if (m?.[1]) out.push(m[1]);
+    }
+  }
+  return out;
+}
+
+const isRemote = (w: string) => /^(?:[\w.-]+@)?[\w.-]+:(?!\/\/)/.test(w) && !/^[./~]/.test(w) || /^(?:rsync|s3|gs|az|sftp|ftp):\/\//.test(w);
+
+/** Local secret files a copy program sends to a remote destination (scp, rsync, aws s3 cp, rclone, gh gist create). */
+function copiedOut(op: Operation): string[] {
+  const ops = operands(op);
+  if (op.program === "gh") return ops[0] === "gist" && ops[1] === "create" ? ops.slice(2) : [];
+  const dest = ops[ops.length - 1];
+  if (!dest || !isRemote(dest)) return [];
+  return ops.slice(0, -1).filter((w) => !isRemote(w));
+}
+
+/** Does a network program read its stdin (and so send what is piped into it)? */
+function readsStdin(op: Operation): boolean {
+  if (SENDS_STDIN.has(op.program)) return true;
+  if (op.program === "gh") return op.argv.includes("-");
+  return sentFiles(op).some((f) => f === "-" || f === "/dev/stdin") || (op.program === "aws" && op.argv.includes("-"));
+}
+
+/** What a command prints: a secret file, a secret variable or the whole environment (undefined: nothing secret). */
+function secretSource(op: Operation): { kind: "file" | "variable" | "environment"; subject: string } | undefined {
+  if (op.stdinFile && isSecretPath(op.stdinFile) && !NETWORK.has(op.program)) return { kind: ENVIRON.test(op.stdinFile) ? "environment" : "file", subject: op.stdinFile };
+  const args = op.argv.slice(1);
+  const bareEnv = op.program === "env" && args.every((w) => w.startsWith("-")) && !args.some((w) => w === "-i" || w === "--ignore-environment");
+  if (bareEnv || (op.program === "printenv" && operands(op).length === 0) || (op.program === "set" && args.length === 0) || (op.program === "export" && args.includes("-p")) || (op.program === "declare" && args.some((w) => /^-[a-z]*x/.test(w)) && operands(op).length === 0))
+    return { kind: "environment", subject: "the environment" };
+  if (op.program === "printenv") {
+    const secret = operands(op).find((w) => secretVariableIn(`$${w}`) === w);
+    return secret ? { kind: "variable", subject: `$${secret}` } : undefined;
+  }
+  if (op.program === "echo" || op.program === "printf") {
+    for (const w of args) {
+      const v = secretVariableIn(w);
+      if (v) return { kind: "variable", subject: `$${v}` };
+    }
+    return undefined;
+  }
+  if (!PRINTS_FILES.has(op.program)) return undefined;
+  let files = operands(op);
+  if (PATTERN_FIRST.has(op.program) && !op.argv.some((w) => w === "-e" || w === "-f" || w.startsWith("--regexp"))) files = files.slice(1);
+  const secret = files.find(isSecretPath);
+  if (!secret) return undefined;
+  if (op.argv.slice(1).some((w) => QUIET.test(w)) && PATTERN_FIRST.has(op.program)) return undefined;
+  return { kind: ENVIRON.test(secret) ? "environment" : "file", subject: secret };
+}
+
+/** Every emission of a line; deduplicated by rule and subject. */
+export function findEmissions(ops: Operation[]): Emission[] {
+  const found = new Map<string, Emission>();
+  const add = (rule: string, program: string, subject: string) => found.set(`${rule}\0${subject}`, { rule, program, subject });
+  // A program can appear as several operations (one per effect): read each command once.
+  const commands = ops.filter((o, i) => o.kind !== "unparsed" && !ops.slice(0, i).some((p) => p.text === o.text && p.pipe?.id === o.pipe?.id && p.pipe?.at === o.pipe?.at && p.program === o.program));
+  for (const op of commands) {
+    if (NETWORK.has(op.program)) {
+      for (const f of [...sentFiles(op), ...copiedOut(op)]) if (isSecretPath(f)) add("upload-secret-file", op.program, f);
+      if (op.stdinFile && isSecretPath(op.stdinFile) && readsStdin(op)) add(ENVIRON.test(op.stdinFile) ? "environment-out" : "upload-secret-file", op.program, op.stdinFile);
+      for (const w of bodyWords(op)) {
+        const v = secretVariableIn(w);
+        if (v) add("secret-variable-out", op.program, `$${v}`);
+      }
+      continue;
+    }
+    const source = secretSource(op);
+    if (!source) continue;
+    const sink = op.pipe ? commands.find((o) => o.pipe?.id === op.pipe!.id && o.pipe.at > op.pipe!.at && NETWORK.has(o.program) && readsStdin(o)) : undefined;
+    if (sink) {
+      add(source.kind === "environment" ? "environment-out" : "pipe-secret-out", sink.program, source.subject);
+      continue;
+    }
+    if (reachesTranscript(op, commands)) add(source.kind === "environment" ? "stdout-environment" : source.kind === "variable" ? "stdout-secret-variable" : "stdout-secret-file", op.program, source.subject);
+  }
+  return [...found.values()];
+}
+
+/** Arguments a network program puts into what it sends (body, form, upload); headers and --user are how it authenticates. */
+function bodyWords(op: Operation): string[] {
+  const out: string[] = [];
+  const a = op.argv;
+  for (let i = 1; i < a.length; i++) {
+    const w = a[i]!;
+    if (/^(?:-d|--data|--data-ascii|--data-binary|--data-raw|--data-urlencode|--json|-F|--form|--post-data)$/.test(w)) out.push(a[i + 1] ?? "");
+    else if (/^(?:--data[\w-]*|--json|--form|--post-data)=/.test(w) || /^-[dF]./.test(w)) out.push(w);
+    else if ((op.program === "http" || op.program === "https" || op.program === "xh") && /^[\w.-]+(?:=|:=)/.test(w)) out.push(w);
+  }
+  return out;
+}
+
+/** The output of `op` (a stage of its pipeline) ends on the terminal, i.e. in the agent's transcript. */
+function reachesTranscript(op: Operation, commands: Operation[]): boolean {
+  if (op.stdoutFile) return false;
+  if (!op.pipe || op.pipe.at === op.pipe.of - 1) return true;
+  const rest = commands.filter((o) => o.pipe?.id === op.pipe!.id && o.pipe.at > op.pipe!.at);
+  const last = rest.find((o) => o.pipe!.at === op.pipe!.of - 1);
+  if (!last) return true;
+  if (last.stdoutFile || REVEALS_NOTHING.has(last.program)) return false;
+  return !rest.some((o) => PATTERN_FIRST.has(o.program) && o.argv.slice(1).some((w) => QUIET.test(w)));
+}
