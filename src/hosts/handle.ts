@@ -10,6 +10,7 @@ import { findRepoRoot as findRoot } from "../repo/git.ts";
 import { describeError } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { checkEdit } from "./edit-check.ts";
+import { leakInLoop } from "./leak-check.ts";
 import { checkShell } from "./shell-check.ts";
 import { findEvent, findHost } from "./registry.ts";
 import { guardHookFiles } from "./status.ts";
@@ -57,12 +58,12 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
       verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
       ev = decoded.event;
-      verdict = await decide(host, ev);
+      verdict = leakInLoop(host, ev, await decide(host, ev));
     }
   } catch (e) {
     verdict = internalError(ev, e);
   }
-  verdict = askOrBlock(host, verdict);
+  verdict = askOrBlock(host, sanitizeOrAsk(host, verdict));
   let answer: HookAnswer;
   try {
     answer = host.encode(verdict, ev);
@@ -137,6 +138,13 @@ function internalError(ev: HookEvent, e: unknown): HookVerdict {
   const why = describeError(e);
   if (BLOCKING_EVENTS.includes(ev.event)) return { decision: "BLOCK", code: "HOOK_INTERNAL", reason: `guard failed while checking this (${why}); blocked to be safe` };
   return { decision: "ALLOW", code: "HOOK_INTERNAL", reason: `guard failed: ${why}`, userMessage: `guard: ${why}` };
+}
+
+/** SANITIZE reaches a host only with the input to run instead, and only one that takes it back; elsewhere it is ASK. */
+function sanitizeOrAsk(host: HostRecord, v: HookVerdict): HookVerdict {
+  if (v.decision !== "SANITIZE" || (host.updatesInput && v.updatedInput)) return v;
+  const { updatedInput: _, ...rest } = v;
+  return { ...rest, decision: "ASK" };
 }
 
 /** A host that cannot put a question to the human gets BLOCK, with the reason saying a human has to decide. */

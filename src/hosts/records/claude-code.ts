@@ -15,6 +15,10 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   const input = p.tool_input as Record<string, unknown>;
   const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name };
   if (p.tool_name === "Bash" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
+  if (p.tool_name === "Read" && !post) {
+    const path = pickString(input, "file_path");
+    return { ...base, event: "pre-read" as const, filePaths: path ? [path] : [] };
+  }
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "notebook_path");
   const multi = Array.isArray(input.edits) ? (input.edits as unknown[]) : undefined;
@@ -34,6 +38,7 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
     proposedContent: pickString(input, "content", "new_string", "new_source") ?? edits,
     wholeFile: p.tool_name === "Write" && typeof input.content === "string",
     edits: replacements.length > 0 && replacements.every((e) => e !== undefined) ? (replacements as TextEdit[]) : undefined,
+    toolInput: input,
   };
 }
 
@@ -50,13 +55,14 @@ export const claudeCode: HostRecord = {
   defaultScope: "local",
   layout: { kind: "nested-json", hookExtra: { type: "command" } },
   canAsk: true,
+  updatesInput: true,
   failClosed: "set",
   events: [
     {
       id: "pre-tool-use",
       native: "PreToolUse",
-      maps: ["pre-shell", "pre-edit"],
-      matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit",
+      maps: ["pre-shell", "pre-edit", "pre-read"],
+      matcher: "Bash|Read|Edit|Write|MultiEdit|NotebookEdit",
       entryExtra: { timeout: 30, onFailure: "block" },
       installByDefault: true,
       schema: toolPayload,
@@ -75,8 +81,11 @@ export const claudeCode: HostRecord = {
     ...promptAndSessionEvents(common),
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+    if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read") {
       if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
+      // The redacted input goes with "ask": the user sees what will be written, and guard still never allows.
+      if (verdict.decision === "SANITIZE" && verdict.updatedInput)
+        return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict), updatedInput: verdict.updatedInput } });
       if (verdict.decision === "ASK")
         return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict) } });
       // Never answer "allow": that would skip the user's own permission prompt.
@@ -97,5 +106,6 @@ export const claudeCode: HostRecord = {
     { fact: "PreToolUse exit 2 blocks, stderr goes to the model", status: "third-party", source: "dev.to articles citing code.claude.com/docs hooks reference" },
     { fact: "Stop answer {decision:block,reason}; stop_hook_active on the next stop", status: "third-party", source: "xsyetopz/dotclaude wiki (read from the 2.1.292 binary)" },
     { fact: "handler option onFailure: \"block\" makes a failed hook block (2.1.295+)", status: "third-party", source: "docs.nvidia.com NeMo Guardrails Claude Code page" },
+    { fact: "PreToolUse hookSpecificOutput.updatedInput replaces the tool input; with permissionDecision \"ask\" the user is shown the replaced input", status: "third-party", source: "code.claude.com/docs/en/hooks (PreToolUse decision control), as quoted by anthropics/claude-code#9185 and SDK wrappers" },
   ],
 };
