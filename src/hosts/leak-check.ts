@@ -58,7 +58,7 @@ function checkWrite(host: HostRecord, ev: HookEvent): HookVerdict | undefined {
   const paths = ev.filePaths ?? [];
   // A secret file is where a credential belongs (and what .gitignore keeps out of history).
   if (paths.length && paths.every((p) => isSecretFilePath(resolve(ev.cwd, p)))) return undefined;
-  const written = ev.toolInput ? contentStrings(ev.toolInput) : ev.proposedContent ? [ev.proposedContent] : [];
+  const written = ev.toolInput ? contentStrings(ev.toolInput) : ev.proposedContent ? [addedText(ev.proposedContent)] : [];
   const ids = credentialIds(written.join("\n"));
   if (ids.length === 0) return undefined;
   const where = paths.map((p) => shown(ev, p)).join(", ") || "the file";
@@ -70,6 +70,12 @@ function checkWrite(host: HostRecord, ev: HookEvent): HookVerdict | undefined {
       updatedInput: redactContent(ev.toolInput),
     };
   return { decision: "ASK", code: "LEAK_WRITE_CREDENTIAL", reason: `the content for ${where} holds a credential (${ids.join(", ")}); ${host.name} cannot take back a redacted edit, so a human decides` };
+}
+
+/** Of a patch (apply_patch, unified diff), only the lines it adds: a patch that removes a key does not write it. */
+function addedText(content: string): string {
+  if (!/^(?:\*\*\* Begin Patch|--- |diff --git )/m.test(content)) return content;
+  return content.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).join("\n");
 }
 
 function contentStrings(input: Record<string, unknown>): string[] {

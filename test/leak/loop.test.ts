@@ -90,6 +90,15 @@ describe("Claude Code PreToolUse, Read and Write", () => {
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
 
+  test("Codex apply_patch: a patch that adds a key is blocked, one that removes it is not", () => {
+    const patch = (sign: string) => `*** Begin Patch\n*** Update File: src.ts\n@@\n${sign}const t = "${KEY}";\n*** End Patch\n`;
+    const codex = (p: string) => guard(["agent-event", "codex", "pre-tool-use"], repo, { stdin: JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "PreToolUse", tool_name: "apply_patch", tool_input: { command: p } }) });
+    const adds = codex(patch("+"));
+    expect([adds.code, adds.stderr.includes("LEAK_WRITE_CREDENTIAL")]).toEqual([2, true]);
+    expect(adds.stdout + adds.stderr).not.toContain(KEY);
+    expect(codex(patch("-")).stderr).not.toContain("LEAK_WRITE_CREDENTIAL");
+  });
+
   test("nothing guard logged holds the key", () => {
     expect(readFileSync(join(repo, ".guard", "events.jsonl"), "utf8")).not.toContain(KEY);
   });
