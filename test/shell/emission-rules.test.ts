@@ -73,6 +73,14 @@ describe("emissions in the whole line", () => {
     expect(existsSync(join(fx.ws, "notes.txt"))).toBe(true);
   });
 
+  test("a .pem that holds only a certificate is not a secret; one that holds a private key is", async () => {
+    writeFileSync(join(fx.ws, "cert.pem"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    writeFileSync(join(fx.ws, "key.pem"), ["-----BEGIN ", "PRIVATE KEY-----\n", fake(64, undefined, 973), "\n-----END ", "PRIVATE KEY-----\n"].join(""));
+    expect((await classifyCommand("openssl x509 -in cert.pem -noout -text", ctxOf(fx))).leaks).toBeUndefined();
+    expect((await classifyCommand("cat key.pem", ctxOf(fx))).code).toBe("LEAK_SHELL_STDOUT_SECRET_FILE");
+    expect((await classifyCommand("cat missing.pem", ctxOf(fx))).code).toBe("LEAK_SHELL_STDOUT_SECRET_FILE");
+  });
+
   test("a clean push is not held up; a push of a credential is blocked", async () => {
     expect((await classifyCommand("git push origin main", ctxOf(fx))).leaks).toBeUndefined();
     expect((await classifyCommand("git push origin main", ctxOf(dirty))).decision).toBe("BLOCK");

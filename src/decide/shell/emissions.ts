@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { closeSync, openSync, readSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { isSecretFilePath, secretVariableIn } from "../leak/references.ts";
 import type { Operation } from "./types.ts";
 
@@ -27,9 +28,43 @@ const QUIET = /^(?:-[a-zA-Z]*[qcl][a-zA-Z]*|--quiet|--silent|--count|--files-wit
 /** Directories whose whole content is secret (`scp -r ~/.ssh host:`). */
 const SECRET_DIRS = new Set([".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud"]);
 
+/** Programs that copy files to where their last operand says (a remote one sends them away). */
+const COPIES = new Set(["scp", "sftp", "rsync", "aws", "gsutil", "gcloud", "rclone", "azcopy", "gh"]);
+/** Options whose value is the next word, per program (`scp -i ~/.ssh/id_rsa` names the key it logs in with, it does not send it). */
+const VALUE_OPTIONS: Record<string, Set<string>> = {
+  scp: new Set(["-i", "-F", "-o", "-P", "-c", "-l", "-S", "-J", "-D", "-X"]),
+  sftp: new Set(["-i", "-F", "-o", "-P", "-c", "-l", "-S", "-J", "-D", "-b", "-B", "-R", "-s"]),
+  rsync: new Set(["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--password-file", "--exclude-from", "--include-from", "--files-from", "--chmod", "--chown", "--port"]),
+  aws: new Set(["--profile", "--region", "--endpoint-url", "--exclude", "--include", "--sse", "--acl", "--storage-class", "--content-type"]),
+  gh: new Set(["-d", "--desc", "-f", "--filename", "-R", "--repo"]),
+};
+
 const ENVIRON = /^\/proc\/(?:self|\d+|\$\$)\/environ$/;
-const isSecretPath = (p: string) => isSecretFilePath(p) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
-const operands = (op: Operation) => op.argv.slice(1).filter((a) => !a.startsWith("-"));
+/** A `.pem` (or `.crt`-like) that exists and holds no private key is a certificate, not a secret. */
+function certificateOnly(path: string, cwd: string | undefined): boolean {
+  if (!/\.pem$/.test(path)) return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync(resolve(cwd ?? "/", path), "r");
+    const buf = Buffer.alloc(65536);
+    return !buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("latin1").includes("PRIVATE KEY");
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !certificateOnly(p, op.cwd)) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
+function operands(op: Operation): string[] {
+  const takesValue = VALUE_OPTIONS[op.program];
+  const out: string[] = [];
+  for (let i = 1; i < op.argv.length; i++) {
+    const w = op.argv[i]!;
+    if (takesValue?.has(w)) i++;
+    else if (!w.startsWith("-")) out.push(w);
+  }
+  return out;
+}
 
 /** Files a network program is told to send (curl -d @f / -F x=@f / -T f, wget --post-file, httpie @f). */
 function sentFiles(op: Operation): string[] {
@@ -62,6 +97,7 @@ const isRemote = (w: string) => /^(?:[\w.-]+@)?[\w.-]+:(?!\/\/)/.test(w) && !/^[
 
 /** Local secret files a copy program sends to a remote destination (scp, rsync, aws s3 cp, rclone, gh gist create). */
 function copiedOut(op: Operation): string[] {
+  if (!COPIES.has(op.program)) return [];
   const ops = operands(op);
   if (op.program === "gh") return ops[0] === "gist" && ops[1] === "create" ? ops.slice(2) : [];
   const dest = ops[ops.length - 1];
@@ -78,6 +114,7 @@ function readsStdin(op: Operation): boolean {
 
 /** What a command prints: a secret file, a secret variable or the whole environment (undefined: nothing secret). */
 function secretSource(op: Operation): { kind: "file" | "variable" | "environment"; subject: string } | undefined {
+  const isSecretPath = secretIn(op);
   if (op.stdinFile && isSecretPath(op.stdinFile) && !NETWORK.has(op.program)) return { kind: ENVIRON.test(op.stdinFile) ? "environment" : "file", subject: op.stdinFile };
   const args = op.argv.slice(1);
   const bareEnv = op.program === "env" && args.every((w) => w.startsWith("-")) && !args.some((w) => w === "-i" || w === "--ignore-environment");
@@ -108,8 +145,15 @@ export function findEmissions(ops: Operation[]): Emission[] {
   const found = new Map<string, Emission>();
   const add = (rule: string, program: string, subject: string) => found.set(`${rule}\0${subject}`, { rule, program, subject });
   // A program can appear as several operations (one per effect): read each command once.
-  const commands = ops.filter((o, i) => o.kind !== "unparsed" && !ops.slice(0, i).some((p) => p.text === o.text && p.pipe?.id === o.pipe?.id && p.pipe?.at === o.pipe?.at && p.program === o.program));
+  const seen = new Set<string>();
+  const commands = ops.filter((o) => {
+    const key = `${o.program}\0${o.pipe?.id ?? ""}\0${o.pipe?.at ?? ""}\0${o.text}`;
+    if (o.kind === "unparsed" || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   for (const op of commands) {
+    const isSecretPath = secretIn(op);
     if (NETWORK.has(op.program)) {
       for (const f of [...sentFiles(op), ...copiedOut(op)]) if (isSecretPath(f)) add("upload-secret-file", op.program, f);
       if (op.stdinFile && isSecretPath(op.stdinFile) && readsStdin(op)) add(ENVIRON.test(op.stdinFile) ? "environment-out" : "upload-secret-file", op.program, op.stdinFile);
@@ -126,7 +170,7 @@ export function findEmissions(ops: Operation[]): Emission[] {
       add(source.kind === "environment" ? "environment-out" : "pipe-secret-out", sink.program, source.subject);
       continue;
     }
-    if (reachesTranscript(op, commands)) add(source.kind === "environment" ? "stdout-environment" : source.kind === "variable" ? "stdout-secret-variable" : "stdout-secret-file", op.program, source.subject);
+    if (reachesTranscript(op, commands, source.kind === "environment")) add(source.kind === "environment" ? "stdout-environment" : source.kind === "variable" ? "stdout-secret-variable" : "stdout-secret-file", op.program, source.subject);
   }
   return [...found.values()];
 }
@@ -144,11 +188,20 @@ function bodyWords(op: Operation): string[] {
   return out;
 }
 
+/** Words that name what a filter of the environment would let through as secret (`env | grep -i token`). */
+const SECRETISH = /key|token|secret|pass|auth|cred|private|session|cookie|cert/i;
+
 /** The output of `op` (a stage of its pipeline) ends on the terminal, i.e. in the agent's transcript. */
-function reachesTranscript(op: Operation, commands: Operation[]): boolean {
+function reachesTranscript(op: Operation, commands: Operation[], environment: boolean): boolean {
   if (op.stdoutFile) return false;
   if (!op.pipe || op.pipe.at === op.pipe.of - 1) return true;
   const rest = commands.filter((o) => o.pipe?.id === op.pipe!.id && o.pipe.at > op.pipe!.at);
+  // `env | grep NODE`: only the lines the pattern names come out; a pattern for secrets (or -v) lets them out.
+  const next = rest.find((o) => o.pipe!.at === op.pipe!.at + 1);
+  if (environment && next && (next.program === "grep" || next.program === "rg")) {
+    const pattern = next.argv.slice(1).find((w) => !w.startsWith("-"));
+    if (pattern && !SECRETISH.test(pattern) && !next.argv.some((w) => /^-[a-zA-Z]*v/.test(w) || w === "--invert-match")) return false;
+  }
   const last = rest.find((o) => o.pipe!.at === op.pipe!.of - 1);
   if (!last) return true;
   if (last.stdoutFile || REVEALS_NOTHING.has(last.program)) return false;
