@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fake } from "../../src/decide/leak/fake.ts";
+import { CREDENTIAL_RULES } from "../../src/decide/leak/credentials.ts";
 import { checkLeak, findLeaks, redactForLog } from "../../src/decide/leak/scan.ts";
 
 // Every value that looks like a secret is assembled here at run time.
@@ -28,6 +29,11 @@ describe("vendor detectors missed before", () => {
     const pw = fake(16, undefined, 506);
     expect(redactForLog(P("PGPASS", "WORD=", pw, " psql"))).toBe("PGPASSWORD=[REDACTED:password-assignment] psql");
   });
+});
+
+test("redactForLog's quick pre-check lets every credential example through to the rules", () => {
+  for (const r of CREDENTIAL_RULES) for (const ex of r.examples.flag()) expect([r.id, redactForLog(ex).includes(`[REDACTED:`)]).toEqual([r.id, true]);
+  expect(redactForLog("file-123.o")).toBe("file-123.o");
 });
 
 describe("host paths and secret files", () => {
