@@ -22,6 +22,8 @@ writeFileSync(join(dirty.ws, "deploy.yml"), `token: ${["gh", "p_", fake(36, unde
 sh(["git", "add", "deploy.yml"], dirty.ws);
 sh(["git", "commit", "-q", "-m", "deploy config"], dirty.ws);
 
+// The message file of the `git commit -F` example.
+writeFileSync(join(fx.ws, ".git", "GUARD_TEST_MSG"), `deploy with ${["gh", "p_", fake(36, undefined, 974)].join("")}\n`);
 const ctxOf = (f: typeof fx) => ({ cwd: f.ws, env: { HOME: f.home } });
 
 describe("shell emission rules", () => {

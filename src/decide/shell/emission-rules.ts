@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Decision, DecisionKind } from "../decision.ts";
 import { CREDENTIAL_RULES } from "../leak/credentials.ts";
 import { fake } from "../leak/fake.ts";
@@ -117,7 +119,7 @@ export const EMISSION_RULES: EmissionRule[] = [
     channel: "git-commit-message",
     decision: "BLOCK",
     explain: "the commit message holds a credential ({subject}); once pushed it is in the remote's history for good",
-    examples: { flag: () => [P("git commit -m 'use ", token(), "'"), P('git commit -am "deploy key ', token(), '"'), P("git commit --message=", token())], pass: ["git commit -m 'rotate the deploy token'", "git commit --amend --no-edit"] },
+    examples: { flag: () => [P("git commit -m 'use ", token(), "'"), P('git commit -am "deploy key ', token(), '"'), P("git commit --message=", token()), "git commit -F .git/GUARD_TEST_MSG"], pass: ["git commit -m 'rotate the deploy token'", "git commit --amend --no-edit", "git commit -F README.md"] },
   },
   {
     id: "push-payload-credential",
@@ -149,7 +151,7 @@ export function emissionDecisions(ops: Operation[], root: string): Decision[] {
     if (op.kind !== "git") continue;
     const sub = op.argv.slice(1).find((w) => !w.startsWith("-"));
     if (sub === "commit") {
-      const ids = credentialIds(commitMessages(op.argv).join("\n"));
+      const ids = credentialIds(commitMessages(op.argv, op.cwd ?? root).join("\n"));
       if (ids) out.push(fill(ruleById.get("commit-message-credential")!, "git commit", ids));
     } else if (sub === "push" && !op.argv.some((w) => w === "--delete" || w === "-d" || /^:/.test(w) || w === "--dry-run" || w === "-n")) {
       const d = pushPayload(op.cwd ?? root);
@@ -159,16 +161,27 @@ export function emissionDecisions(ops: Operation[], root: string): Decision[] {
   return out;
 }
 
-function commitMessages(argv: string[]): string[] {
+/** The messages of a `git commit`: each -m, and the file of -F / --file (read as git would, from its cwd). */
+function commitMessages(argv: string[], cwd: string): string[] {
   const out: string[] = [];
   for (let i = 2; i < argv.length; i++) {
     const w = argv[i]!;
-    if (w === "-m" || w === "--message") out.push(argv[++i] ?? "");
+    if (w === "-F" || w === "--file" || w.startsWith("--file=")) out.push(readMessage(w.startsWith("--file=") ? w.slice(7) : (argv[++i] ?? ""), cwd));
+    else if (w === "-m" || w === "--message") out.push(argv[++i] ?? "");
     else if (w.startsWith("--message=")) out.push(w.slice(10));
     else if (/^-[a-zA-Z]*m$/.test(w) && !w.startsWith("--")) out.push(argv[++i] ?? "");
     else if (/^-m./.test(w)) out.push(w.slice(2));
   }
   return out;
+}
+
+function readMessage(file: string, cwd: string): string {
+  if (file === "" || file === "-") return "";
+  try {
+    return readFileSync(resolve(cwd, file)).subarray(0, MAX_SCAN_BYTES).toString("latin1");
+  } catch {
+    return "";
+  }
 }
 
 /** What `git push` would send: the patches and messages of local commits no remote has yet. */
