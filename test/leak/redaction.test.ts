@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fake } from "../../src/decide/leak/fake.ts";
-import { guard, makeRepo } from "../helpers/repo.ts";
+import { GUARD_MAIN, guard, makeRepo } from "../helpers/repo.ts";
 
 // Assembled at run time: no real-looking key in this file.
 const KEY = ["gh", "p_", fake(36, undefined, 931)].join("");
@@ -50,5 +50,17 @@ describe("no output, log line, trash name or reason holds a matched secret", () 
     after.items[0].original = "";
     writeFileSync(join(tx, "manifest.json"), JSON.stringify(after));
     expect(everything(join(repo, ".guard"))).not.toContain(KEY.slice(4));
+  });
+
+  test("guard why decide: a credential pasted into --reason is stored redacted in the committed decision file", () => {
+    writeFileSync(join(repo, "app.ts"), "export const a = 1;\n");
+    // `why decide` only runs for a human at a terminal: util-linux `script` gives it one.
+    const cmd = [process.execPath, GUARD_MAIN, "why", "decide", "app.ts", "--reason", `'keep it; the key was ${KEY}'`].join(" ");
+    const p = Bun.spawnSync(["script", "-qec", cmd, "/dev/null"], { cwd: repo, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    expect(p.exitCode).toBe(0);
+    const dir = join(repo, ".guard-decisions");
+    const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+    expect(text).toContain("[REDACTED:github-token]");
+    expect(text).not.toContain(KEY);
   });
 });
