@@ -165,7 +165,10 @@ export function findEmissions(ops: Operation[]): Emission[] {
     }
     const source = secretSource(op);
     if (!source) continue;
-    const sink = op.pipe ? commands.find((o) => o.pipe?.id === op.pipe!.id && o.pipe.at > op.pipe!.at && NETWORK.has(o.program) && readsStdin(o)) : undefined;
+    // Piped into a network program that reads its stdin, or substituted into one's arguments (`curl -d "$(cat .env)"`).
+    const sink =
+      (op.pipe ? commands.find((o) => o.pipe?.id === op.pipe!.id && o.pipe.at > op.pipe!.at && NETWORK.has(o.program) && readsStdin(o)) : undefined) ??
+      (op.nesting === "substitution" ? commands.find((o) => NETWORK.has(o.program) && o.argv.some((w) => w.includes(op.text))) : undefined);
     if (sink) {
       add(source.kind === "environment" ? "environment-out" : "pipe-secret-out", sink.program, source.subject);
       continue;
