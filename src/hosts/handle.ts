@@ -122,6 +122,8 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
         return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };
       }
     }
+    case "pre-read":
+      return { decision: "ALLOW", code: "READ_OK", reason: "no secret file and no credential in what is read (leak-check.ts)" };
     default:
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
   }
