@@ -1,8 +1,6 @@
-import { fake } from "./fake.ts";
+import { fake, P } from "./fake.ts";
 import { PASSWORD_PLACEHOLDERS } from "./placeholders.ts";
 import type { LeakRule } from "./types.ts";
-
-const P = (...parts: string[]) => parts.join("");
 
 /**
  * A value that is code or a reference, not a password: a name (`string`, `None`, `req.body.password`), a
@@ -34,7 +32,8 @@ export const ASSIGNMENT_RULES: LeakRule[] = [
     id: "password-assignment",
     kind: "credential",
     description: "a password written as a value in a config file (YAML, INI, TOML, .env, JSON, properties)",
-    pattern: /(?<![A-Za-z0-9])["']?(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase)|(?:[A-Za-z0-9]+[_.-])+pass)["']?[ \t]*(?::=|:|=(?![=>~]))[ \t]*["']?([^\s"'#;,]+)/gi,
+    // The key's prefix is a lookbehind, so the engine starts only at "pass" (linear in the payload).
+    pattern: /(?<=(?:^|[^A-Za-z0-9_.-])["']?[A-Za-z0-9_.-]{0,40})(?:password|passwd|passphrase|(?<=[A-Za-z0-9][_.-])pass)["']?[ \t]*(?::=|:|=(?![=>~]))[ \t]*["']?([^\s"'#;,]+)/gi,
     group: 1,
     validate: looksLikePasswordValue,
     examples: {

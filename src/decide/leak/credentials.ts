@@ -3,6 +3,7 @@ import { ASSIGNMENT_RULES } from "./assignments.ts";
 import { PASSWORD_PLACEHOLDERS } from "./placeholders.ts";
 import type { LeakRule } from "./types.ts";
 import { VENDOR_RULES } from "./vendors.ts";
+import { SAAS_RULES } from "./vendors-saas.ts";
 
 const P = (...parts: string[]) => parts.join("");
 
@@ -100,6 +101,7 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     examples: { flag: () => [P("sk", "_live_", fake(24, undefined, 91)), P("rk", "_live_", fake(99, undefined, 92))], pass: ["sk_test_abcdefghijklmnopqrstuvwx", "pk_live_abcdefghijklmnopqrstuvwx", "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx"] },
   },
   ...VENDOR_RULES,
+  ...SAAS_RULES,
   {
     id: "private-key-block",
     kind: "credential",

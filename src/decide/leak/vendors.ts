@@ -1,10 +1,5 @@
-import { B64URL, fake } from "./fake.ts";
+import { B64, B64URL, fake, HEX, LETTERS, P } from "./fake.ts";
 import type { LeakRule } from "./types.ts";
-
-const P = (...parts: string[]) => parts.join("");
-const HEX = "0123456789abcdef";
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /**
  * Tokens by their documented shapes (the vendor list follows what gitleaks covers; the patterns are
