@@ -1,7 +1,7 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { rank } from "../decide/decision.ts";
 import { CREDENTIAL_RULES } from "../decide/leak/credentials.ts";
+import { readHead } from "../decide/leak/read-head.ts";
 import { isSecretFilePath } from "../decide/leak/references.ts";
 import { findLeaks, redactForLog } from "../decide/leak/scan.ts";
 import type { HookEvent, HookVerdict, HostRecord } from "./types.ts";
@@ -35,24 +35,12 @@ function checkRead(ev: HookEvent): HookVerdict | undefined {
     const abs = resolve(ev.cwd, p);
     if (isSecretFilePath(abs))
       return { decision: "ASK", code: "LEAK_READ_SECRET_FILE", reason: `reading ${shown(ev, p)} would put a file that holds secrets into the transcript, which goes to the model provider` };
-    const ids = credentialIds(head(abs));
+    const ids = credentialIds(readHead(abs, READ_SCAN_BYTES));
     if (ids.length) return { decision: "ASK", code: "LEAK_READ_CREDENTIAL", reason: `${shown(ev, p)} holds a credential (${ids.join(", ")}); reading it would send it to the model provider` };
   }
   return undefined;
 }
 
-function head(path: string): string {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const buf = Buffer.alloc(READ_SCAN_BYTES);
-    return buf.subarray(0, readSync(fd, buf, 0, READ_SCAN_BYTES, 0)).toString("latin1");
-  } catch {
-    return ""; // missing or unreadable: the host's Read fails by itself
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 function checkWrite(host: HostRecord, ev: HookEvent): HookVerdict | undefined {
   const paths = ev.filePaths ?? [];

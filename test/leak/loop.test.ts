@@ -71,6 +71,13 @@ describe("Claude Code PreToolUse, Read and Write", () => {
     rmSync(join(repo, "config.yml"));
   });
 
+  test("Read of a FIFO or a device answers at once, without reading it", () => {
+    sh(["mkfifo", join(repo, "pipe.env.fifo")], repo);
+    expect(claude("Read", { file_path: join(repo, "pipe.env.fifo") }).decision).toBe("silent");
+    expect(claude("Read", { file_path: "/dev/zero" }).decision).toBe("silent");
+    rmSync(join(repo, "pipe.env.fifo"));
+  });
+
   test("Write/Edit of a credential: SANITIZE through updatedInput (asked with the redacted input); into .env it passes", () => {
     const w = claude("Write", { file_path: join(repo, "src.ts"), content: `const t = "${KEY}";\n` });
     expect(w.decision).toBe("ask");

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Decision, DecisionKind } from "../decision.ts";
 import { CREDENTIAL_RULES } from "../leak/credentials.ts";
 import { fake } from "../leak/fake.ts";
+import { readHead } from "../leak/read-head.ts";
 import { checkLeak, findLeaks, MAX_SCAN_BYTES } from "../leak/scan.ts";
 import { findEmissions } from "./emissions.ts";
 import type { Operation } from "./types.ts";
@@ -176,12 +176,7 @@ function commitMessages(argv: string[], cwd: string): string[] {
 }
 
 function readMessage(file: string, cwd: string): string {
-  if (file === "" || file === "-") return "";
-  try {
-    return readFileSync(resolve(cwd, file)).subarray(0, MAX_SCAN_BYTES).toString("latin1");
-  } catch {
-    return "";
-  }
+  return file === "" || file === "-" ? "" : readHead(resolve(cwd, file), MAX_SCAN_BYTES);
 }
 
 /** What `git push` would send: the patches and messages of local commits no remote has yet. */

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { basename, resolve } from "node:path";
+import { readHead } from "../leak/read-head.ts";
 import { isSecretFilePath, secretVariableIn } from "../leak/references.ts";
 import type { Operation } from "./types.ts";
 
@@ -43,16 +43,8 @@ const ENVIRON = /^\/proc\/(?:self|\d+|\$\$)\/environ$/;
 /** A `.pem` (or `.crt`-like) that exists and holds no private key is a certificate, not a secret. */
 function certificateOnly(path: string, cwd: string | undefined): boolean {
   if (!/\.pem$/.test(path)) return false;
-  let fd: number | undefined;
-  try {
-    fd = openSync(resolve(cwd ?? "/", path), "r");
-    const buf = Buffer.alloc(65536);
-    return !buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("latin1").includes("PRIVATE KEY");
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const text = readHead(resolve(cwd ?? "/", path), 65536);
+  return text.length > 0 && !text.includes("PRIVATE KEY");
 }
 const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !certificateOnly(p, op.cwd)) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
 function operands(op: Operation): string[] {
