@@ -4,6 +4,7 @@ import type { ImportResult } from "../decide/why/decisions/import-whyguard.ts";
 
 const MARK = { allow: "note", warn: "WARN", block: "BLOCK" } as const;
 const short = (sha: string) => sha.slice(0, 10);
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
 function finding(f: AssessedFinding): string[] {
   const lines = [`  ${MARK[f.verdict].padEnd(5)} ${f.kind}  ${f.file}:${f.line}  ${f.symbol}`, `        ${f.message}`];
@@ -11,8 +12,8 @@ function finding(f: AssessedFinding): string[] {
     const refs = [...f.introducedBy.closes.map((r) => `closes ${r}`), ...f.introducedBy.refs, ...(f.introducedBy.pr ? [`PR ${f.introducedBy.pr}`] : [])];
     lines.push(`        introduced by ${short(f.introducedBy.sha)} "${f.introducedBy.subject}"${refs.length ? ` (${refs.join(", ")})` : ""}`);
   } else lines.push("        introduced by: not found in history");
-  for (const d of f.decisions) lines.push(`        decision ${d.id} [${d.status}] ${d.source}: ${d.reason}`);
-  for (const t of f.requiredTests) lines.push(`        required test ${t.spec}: ${t.status}`);
+  for (const d of f.decisions) lines.push(`        decision ${d.id} [${d.status}] ${d.source}: ${oneLine(d.reason)}`);
+  for (const t of f.requiredTests) lines.push(`        required test ${t.spec}: ${t.status}${t.wholeFile ? " (a whole test file, so it does not stand in for the code)" : ""}`);
   // The reason already carries the risk and confidence.
   lines.push(`        ${f.reason}`);
   return lines;
@@ -44,7 +45,7 @@ export function formatTrace(t: Trace): string {
     out.push(c ? `    introduced by ${short(c.sha)} ${c.date.slice(0, 10)} "${c.subject}"${refs.length ? ` (${refs.join(", ")})` : ""}` : "    not committed yet");
   }
   if (t.decisions.length === 0) out.push("  no decision protects it (a human can record one with `guard why decide`)");
-  for (const d of t.decisions) out.push(`  decision ${d.id} [${d.status}${d.humanConfirmed ? ", human-confirmed" : ""}] ${d.source}: ${d.reason}${d.must_preserve.length ? `; must preserve: ${d.must_preserve.join("; ")}` : ""}`);
+  for (const d of t.decisions) out.push(`  decision ${d.id} [${d.status}${d.humanConfirmed ? ", human-confirmed" : ""}] ${d.source}: ${oneLine(d.reason)}${d.must_preserve.length ? `; must preserve: ${d.must_preserve.join("; ")}` : ""}`);
   for (const r of t.requiredTests) out.push(`  required test ${r.spec}: ${r.status}`);
   return `${out.join("\n")}\n`;
 }
