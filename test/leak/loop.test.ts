@@ -78,9 +78,10 @@ describe("Claude Code PreToolUse, Read and Write", () => {
     rmSync(join(repo, "pipe.env.fifo"));
   });
 
-  test("Write/Edit of a credential: SANITIZE through updatedInput (asked with the redacted input); into .env it passes", () => {
+  test("Write/Edit of a credential: SANITIZE through updatedInput (no permission decision: the user's own rules still apply); into .env it passes", () => {
     const w = claude("Write", { file_path: join(repo, "src.ts"), content: `const t = "${KEY}";\n` });
-    expect(w.decision).toBe("ask");
+    expect(w.out.permissionDecision).toBeUndefined();
+    expect(w.out.additionalContext).toContain("LEAK_WRITE_CREDENTIAL");
     expect(w.out.updatedInput).toEqual({ file_path: join(repo, "src.ts"), content: 'const t = "[REDACTED:github-token]";\n' });
     const e = claude("Edit", { file_path: join(repo, "README.md"), old_string: "fixture", new_string: `key ${KEY}` });
     expect(e.out.updatedInput.new_string).toBe("key [REDACTED:github-token]");

@@ -103,9 +103,10 @@ export const claudeCode: HostRecord = {
   encode(verdict, ev) {
     if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read") {
       if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
-      // The redacted input goes with "ask": the user sees what will be written, and guard still never allows.
+      // The redacted input with no permission decision: the tool runs with it under the user's own
+      // permission rules (guard never answers allow); the user and the model are told what changed.
       if (verdict.decision === "SANITIZE" && verdict.updatedInput)
-        return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict), updatedInput: verdict.updatedInput } });
+        return json({ systemMessage: blockText(verdict), hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: verdict.updatedInput, additionalContext: blockText(verdict) } });
       if (verdict.decision === "ASK")
         return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict) } });
       // Never answer "allow": that would skip the user's own permission prompt. A compensation is told to
@@ -131,7 +132,7 @@ export const claudeCode: HostRecord = {
     { fact: "PreToolUse exit 2 blocks, stderr goes to the model", status: "third-party", source: "dev.to articles citing code.claude.com/docs hooks reference" },
     { fact: "Stop answer {decision:block,reason}; stop_hook_active on the next stop", status: "third-party", source: "xsyetopz/dotclaude wiki (read from the 2.1.292 binary)" },
     { fact: "handler option onFailure: \"block\" makes a failed hook block (2.1.295+)", status: "third-party", source: "docs.nvidia.com NeMo Guardrails Claude Code page" },
-    { fact: "PreToolUse hookSpecificOutput.updatedInput replaces the tool input; with permissionDecision \"ask\" the user is shown the replaced input", status: "third-party", source: "code.claude.com/docs/en/hooks (PreToolUse decision control), as quoted by anthropics/claude-code#9185 and SDK wrappers" },
+    { fact: "PreToolUse hookSpecificOutput.updatedInput with no permissionDecision replaces the tool input and the tool runs under the user's own permission rules (2.1.328 run here); with \"ask\" in -p mode the call is denied instead", status: "verified", source: "test/leak/claude-cli.test.ts; field name from code.claude.com/docs/en/hooks (PreToolUse decision control)" },
     { fact: "2.1.328 run here (test/hosts-e2e): exit 2 reaches the model as \"PreToolUse:Bash hook error: [cmd]: <stderr>\"; PreToolUse systemMessage is shown as \"PreToolUse:Bash says: …\", additionalContext reaches the model; \"ask\" in -p mode denies with the reason as the tool result; a tool refused at the permission step gets no PostToolUse; PostToolUseFailure fires for a failed command; SessionEnd fires after Stop; a settings file that is not valid JSON is ignored silently (no hook runs)", status: "verified", source: "test/hosts-e2e/claude-code.test.ts" },
   ],
 };
