@@ -85,8 +85,8 @@ export const EMISSION_RULES: EmissionRule[] = [
     decision: "ASK",
     explain: "{program} would print {subject}, a file that holds secrets, into the agent's transcript (it goes to the model provider)",
     examples: {
-      flag: () => ["cat .env", "cat ~/.ssh/id_rsa", "head -n 5 .env", "grep KEY .env", "cat .env | sort", "less .env", "sudo cat /etc/ssl/private/server.pem", "base64 < .env"],
-      pass: ["cat README.md", "cat .env > /dev/null", "cp .env .env.bak", "grep -c KEY .env", "wc -l .env", "cat .env | wc -l", "source .env", "cat .env.example", "grep -r .env src", "ls -la .env"],
+      flag: () => ["cat .env", "cat ~/.ssh/id_rsa", 'echo "$(cat .env)"', "head -n 5 .env", "grep KEY .env", "cat .env | sort", "less .env", "sudo cat /etc/ssl/private/server.pem", "base64 < .env"],
+      pass: ["cat README.md", "cat .env > /dev/null", "export $(grep -v '^#' .env | xargs)", "cp .env .env.bak", "grep -c KEY .env", "wc -l .env", "cat .env | wc -l", "source .env", "cat .env.example", "grep -r .env src", "ls -la .env"],
     },
   },
   {

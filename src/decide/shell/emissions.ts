@@ -165,7 +165,9 @@ export function findEmissions(ops: Operation[]): Emission[] {
       add(source.kind === "environment" ? "environment-out" : "pipe-secret-out", sink.program, source.subject);
       continue;
     }
-    if (reachesTranscript(op, commands, source.kind === "environment")) add(source.kind === "environment" ? "stdout-environment" : source.kind === "variable" ? "stdout-secret-variable" : "stdout-secret-file", op.program, source.subject);
+    // Output captured by `$(…)` reaches the transcript only through a command that prints it (`echo "$(cat .env)"`).
+    const captured = op.nesting === "substitution" && !commands.some((o) => (o.program === "echo" || o.program === "printf") && o.argv.some((w) => w.includes(op.text)));
+    if (!captured && reachesTranscript(op, commands, source.kind === "environment")) add(source.kind === "environment" ? "stdout-environment" : source.kind === "variable" ? "stdout-secret-variable" : "stdout-secret-file", op.program, source.subject);
   }
   return [...found.values()];
 }
