@@ -16,6 +16,8 @@ export interface HookEvent {
   event: GuardEventName;
   sessionId?: string;
   cwd: string;
+  /** The payload named no folder: `cwd` is the one guard was started in. */
+  cwdFromProcess?: boolean;
   /** The tool the host named, when it named one. */
   tool?: string;
   /** The host's id for this one tool call, shared by its pre- and post-tool events. */

@@ -38,7 +38,7 @@ export function formatTrashShow(root: string, s: TrashShow): string {
   return `${out.join("\n")}\n`;
 }
 
-export const restoreEnvelope = (r: RestoreResult): Envelope<RestoreResult> => envelope("trash-restore", redactDeep(r));
+export const restoreEnvelope = (r: RestoreResult): Envelope<RestoreResult> => envelope("trash-restore", redactDeep(r), r.lost.length === 0);
 
 export function formatRestore(root: string, r: RestoreResult): string {
   const out = [`restored ${r.restored.length} item(s) from ${r.txid}${r.restored.length ? `: ${shown(root, r.restored)}` : ""}`];
