@@ -83,6 +83,14 @@ describe("emissions in the whole line", () => {
     expect((await classifyCommand("cat missing.pem", ctxOf(fx))).code).toBe("LEAK_SHELL_STDOUT_SECRET_FILE");
   });
 
+  test("an .npmrc with only a registry is not a secret; one with an auth token is", async () => {
+    writeFileSync(join(fx.ws, ".npmrc"), "registry=https://registry.example/\n");
+    expect((await classifyCommand("cat .npmrc", ctxOf(fx))).leaks).toBeUndefined();
+    writeFileSync(join(fx.ws, ".npmrc"), "//registry.example/:_authToken=${NPM_TOKEN}\n");
+    expect((await classifyCommand("cat .npmrc", ctxOf(fx))).code).toBe("LEAK_SHELL_STDOUT_SECRET_FILE");
+    rmSync(join(fx.ws, ".npmrc"));
+  });
+
   test("a clean push is not held up; a push of a credential is blocked", async () => {
     expect((await classifyCommand("git push origin main", ctxOf(fx))).leaks).toBeUndefined();
     expect((await classifyCommand("git push origin main", ctxOf(dirty))).decision).toBe("BLOCK");

@@ -46,7 +46,13 @@ function certificateOnly(path: string, cwd: string | undefined): boolean {
   const text = readHead(resolve(cwd ?? "/", path), 65536);
   return text.length > 0 && !text.includes("PRIVATE KEY");
 }
-const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !certificateOnly(p, op.cwd)) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
+/** Tool configs that hold a secret only sometimes (.npmrc, .pypirc, docker's config.json): an existing one without any is not a secret. */
+function configWithoutSecret(path: string, cwd: string | undefined): boolean {
+  if (!/(?:^|\/)(?:\.npmrc|\.pypirc|\.docker\/config\.json)$/.test(path)) return false;
+  const text = readHead(resolve(cwd ?? "/", path), 65536);
+  return text.length > 0 && !/_auth|token|password|secret|"auth"|credsStore|credHelpers/i.test(text);
+}
+const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !certificateOnly(p, op.cwd) && !configWithoutSecret(p, op.cwd)) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
 function operands(op: Operation): string[] {
   const takesValue = VALUE_OPTIONS[op.program];
   const out: string[] = [];
