@@ -3,6 +3,7 @@ import { rank } from "../decide/decision.ts";
 import { CREDENTIAL_RULES } from "../decide/leak/credentials.ts";
 import { readHead } from "../decide/leak/read-head.ts";
 import { isSecretFilePath } from "../decide/leak/references.ts";
+import { knownHarmless } from "../decide/leak/secret-files.ts";
 import { findLeaks, redactForLog } from "../decide/leak/scan.ts";
 import type { HookEvent, HookVerdict, HostRecord } from "./types.ts";
 
@@ -33,7 +34,7 @@ export function leakInLoop(host: HostRecord, ev: HookEvent, verdict: HookVerdict
 function checkRead(ev: HookEvent): HookVerdict | undefined {
   for (const p of ev.filePaths ?? []) {
     const abs = resolve(ev.cwd, p);
-    if (isSecretFilePath(abs))
+    if (isSecretFilePath(abs) && !knownHarmless(abs))
       return { decision: "ASK", code: "LEAK_READ_SECRET_FILE", reason: `reading ${shown(ev, p)} would put a file that holds secrets into the transcript, which goes to the model provider` };
     const ids = credentialIds(readHead(abs, READ_SCAN_BYTES));
     if (ids.length) return { decision: "ASK", code: "LEAK_READ_CREDENTIAL", reason: `${shown(ev, p)} holds a credential (${ids.join(", ")}); reading it would send it to the model provider` };

@@ -68,7 +68,11 @@ describe("Claude Code PreToolUse, Read and Write", () => {
     writeFileSync(join(repo, "config.yml"), `api: ${KEY}\n`);
     expect(claude("Read", { file_path: join(repo, "config.yml") }).reason).toContain("LEAK_READ_CREDENTIAL");
     expect(claude("Read", { file_path: join(repo, "README.md") }).decision).toBe("silent");
-    rmSync(join(repo, "config.yml"));
+    writeFileSync(join(repo, ".npmrc"), "registry=https://registry.example/\n");
+    writeFileSync(join(repo, "ca.pem"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    expect(claude("Read", { file_path: join(repo, ".npmrc") }).decision).toBe("silent");
+    expect(claude("Read", { file_path: join(repo, "ca.pem") }).decision).toBe("silent");
+    for (const f of ["config.yml", ".npmrc", "ca.pem"]) rmSync(join(repo, f));
   });
 
   test("Read of a FIFO or a device answers at once, without reading it", () => {

@@ -1,6 +1,6 @@
 import { basename, resolve } from "node:path";
-import { readHead } from "../leak/read-head.ts";
 import { isSecretFilePath, secretVariableIn } from "../leak/references.ts";
+import { knownHarmless } from "../leak/secret-files.ts";
 import type { Operation } from "./types.ts";
 
 /**
@@ -40,19 +40,7 @@ const VALUE_OPTIONS: Record<string, Set<string>> = {
 };
 
 const ENVIRON = /^\/proc\/(?:self|\d+|\$\$)\/environ$/;
-/** A `.pem` (or `.crt`-like) that exists and holds no private key is a certificate, not a secret. */
-function certificateOnly(path: string, cwd: string | undefined): boolean {
-  if (!/\.pem$/.test(path)) return false;
-  const text = readHead(resolve(cwd ?? "/", path), 65536);
-  return text.length > 0 && !text.includes("PRIVATE KEY");
-}
-/** Tool configs that hold a secret only sometimes (.npmrc, .pypirc, docker's config.json): an existing one without any is not a secret. */
-function configWithoutSecret(path: string, cwd: string | undefined): boolean {
-  if (!/(?:^|\/)(?:\.npmrc|\.pypirc|\.docker\/config\.json)$/.test(path)) return false;
-  const text = readHead(resolve(cwd ?? "/", path), 65536);
-  return text.length > 0 && !/_auth|token|password|secret|"auth"|credsStore|credHelpers/i.test(text);
-}
-const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !certificateOnly(p, op.cwd) && !configWithoutSecret(p, op.cwd)) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
+const secretIn = (op: Operation) => (p: string) => (isSecretFilePath(p) && !knownHarmless(resolve(op.cwd ?? "/", p))) || SECRET_DIRS.has(basename(p.replace(/\/+$/, ""))) || ENVIRON.test(p);
 function operands(op: Operation): string[] {
   const takesValue = VALUE_OPTIONS[op.program];
   const out: string[] = [];
