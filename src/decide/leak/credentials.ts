@@ -135,7 +135,7 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     validate: (pw) => !PASSWORD_PLACEHOLDERS.has(pw.toLowerCase()) && !/^[$%<{*]/.test(pw),
     examples: {
       flag: () => [P("postgres://app:", fake(16, undefined, 121), "@db.internal:5432/app"), P("redis://default:", fake(12, undefined, 122), "@cache:6379")],
-      pass: ["postgres://user:password@localhost/db", "mysql://root:${DB_PASSWORD}@db/app", "https://example.org/a:b@c", "redis://localhost:6379"],
+      pass: ["postgres://user:password@localhost/db", "postgres://postgres:postgres@localhost:5432/app", "mysql://root:${DB_PASSWORD}@db/app", "https://example.org/a:b@c", "redis://localhost:6379"],
     },
   },
   ...ASSIGNMENT_RULES,
