@@ -87,7 +87,11 @@ function npm(name: string, version: string, style: string, edit: CorpusProject["
       mkdirSync(dl, { recursive: true });
       const tgz = must(["npm", "pack", "-q", `${name}@${version}`], dl).trim().split("\n").at(-1)!;
       must(["tar", "xzf", join(dl, tgz), "-C", dir, "--strip-components=1"], dir);
-      symlinkSync(jsRunners(), join(dir, "node_modules"));
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      // Runtime dependencies from npm (the suites are node:test, which needs no runner package);
+      // a package without any links the tests' runner cache instead.
+      if (Object.keys(pkg.dependencies ?? {}).length > 0) must(["npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"], dir);
+      else symlinkSync(jsRunners(), join(dir, "node_modules"));
     },
   };
 }
@@ -108,13 +112,13 @@ export const CORPUS: CorpusProject[] = [
   pypi("toolz", "1.0.0", "pytest functions inside the package (toolz/tests)", { file: "toolz/itertoolz.py", anchor: "    return filterfalse(predicate, seq)" }),
   pypi("more-itertools", "10.5.0", "unittest classes (tests/)", { file: "more_itertools/more.py", anchor: "        return item" }),
   pypi("idna", "3.10", "unittest classes, large data tables", { file: "idna/core.py", anchor: "    return intranges_contain(ord(cp), idnadata.scripts[script])" }),
-  pypi("tomli", "2.2.1", "src/ layout, unittest, data-file driven cases", { file: "src/tomli/_parser.py", anchor: "    return out.data.dict" }),
+  pypi("pyflakes", "3.2.0", "unittest classes inside the package, many small cases", { file: "pyflakes/api.py", anchor: "    return len(w.messages)" }),
   pypi("six", "1.16.0", "one flat module and one test file", { file: "six.py", anchor: "    return func" }),
   npm("@fastify/error", "4.3.0", "node:test, CommonJS", { file: "index.js", anchor: "  return `${this.name} [${this.code}]: ${this.message}`" }, ["node", "--test", "test/"]),
   npm("@fastify/merge-json-schemas", "0.2.2", "node:test, 40 test files", { file: "index.js", anchor: "    return additionalItems" }, ["node", "--test", "test/"]),
   npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, ["node", "--test", "test/"]),
   npm("@fastify/forwarded", "3.1.2", "node:test, one file", { file: "index.js", anchor: "    return parse(header, socketAddr)" }, ["node", "--test", "test/"]),
-  npm("@fastify/deepmerge", "3.2.4", "node:test, several files", { file: "index.js", anchor: "    return typeof value === 'object' && value !== null" }, ["node", "--test", "test/"]),
+  npm("fastify-plugin", "6.0.1", "node:test, helpers in lib/", { file: "lib/getPluginName.js", anchor: "  return basename(fileName, extname(fileName))" }, ["node", "--test", "test/"]),
   goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }),
   goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }),
   goModule("github.com/cespare/xxhash/v2", "v2.3.0", "table tests, build tags", { file: "xxhash.go", anchor: "\treturn NewWithSeed(0)" }),
