@@ -8,7 +8,8 @@
  *   afterAll(() => engine.stop());           // SIGTERMs the server, removes its files from GUARD_HOME
  *
  * For code under test that calls openGraph(root), nothing more is needed: it finds the same server
- * through GUARD_HOME.
+ * through GUARD_HOME. A server a test forgets to stop (or cannot, having failed midway) is killed when the
+ * run ends (test/setup.ts, test/helpers/strays.ts).
  */
 import { randomBytes } from "node:crypto";
 import { GraphClient, type Graph } from "../../src/graph/client.ts";
