@@ -48,17 +48,30 @@ function livePids(): string[] {
   }
 }
 
-/** The pids of every live server guard started for `home` (by marker, or by socket for older ones). */
+function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pids of every live server guard started for `home` (by marker, or by socket for older ones). A
+ * server's own save or rewrite child carries the marker too: it is part of its server, not another one,
+ * unless its server is gone (then it still holds the data lock, and is listed to be stopped).
+ */
 export function findServers(home: string, socket: string): number[] {
   const marker = engineMarker(home);
-  const out: number[] = [];
+  const found: number[] = [];
   for (const pid of livePids()) {
     const cmd = cmdline(pid);
-    if (!cmd || !/(redis|valkey)-server/.test(cmd)) continue;
-    const mine = cmd.includes(marker) || cmd.split(/[\0 ]/).some((w) => w === socket || w === `unixsocket:${socket}`);
-    if (mine && !isZombie(Number(pid))) out.push(Number(pid));
+    if (!cmd) continue;
+    const mine = cmd.includes(marker) || (/(redis|valkey)-server/.test(cmd) && cmd.split(/[\0 ]/).some((w) => w === socket || w === `unixsocket:${socket}`));
+    if (mine && !isZombie(Number(pid))) found.push(Number(pid));
   }
-  return out;
+  return found.filter((pid) => !found.includes(parentPid(pid) ?? -1));
 }
 
 /** The idle watchdogs (`guard engine watchdog --server-pid N`) watching one of `serverPids`. */
