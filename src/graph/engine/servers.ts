@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 
 /**
@@ -9,7 +9,11 @@ import { resolve } from "node:path";
  * started before the marker existed are found by their unix socket path in the same title.
  */
 export function engineMarker(home: string): string {
-  return `guard-engine=${createHash("sha256").update(resolve(home)).digest("hex").slice(0, 16)}`;
+  let real = resolve(home);
+  try {
+    real = realpathSync(real); // one GUARD_HOME reached through a symlink is still one GUARD_HOME
+  } catch {}
+  return `guard-engine=${createHash("sha256").update(real).digest("hex").slice(0, 16)}`;
 }
 
 /** The process title a server is started with: its socket and this GUARD_HOME's marker. */
@@ -91,9 +95,9 @@ export function findWatchdogs(serverPids: number[]): number[] {
  * server at start), and the file at that path is still the one it holds. undefined where /proc cannot tell.
  */
 export function holdsLockFile(pid: number, lockFile: string): boolean | undefined {
-  let ino: number;
+  let lock: { dev: number; ino: number };
   try {
-    ino = statSync(lockFile).ino;
+    lock = statSync(lockFile);
   } catch {
     return false;
   }
@@ -105,8 +109,8 @@ export function holdsLockFile(pid: number, lockFile: string): boolean | undefine
   }
   for (const fd of fds) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== lockFile) continue;
-      if (statSync(`/proc/${pid}/fd/${fd}`).ino === ino) return true;
+      const held = statSync(`/proc/${pid}/fd/${fd}`); // the open file itself, whatever path led to it
+      if (held.ino === lock.ino && held.dev === lock.dev) return true;
     } catch {}
   }
   return false;
