@@ -115,6 +115,22 @@ test("one GUARD_HOME reached through a symlink, with server.json lost, is still 
   expect(serversOn(socketPath(h))).toEqual([]);
 }, 60_000);
 
+test("a stale server.json naming another GUARD_HOME's server never stops that server", async () => {
+  const mine = home("mine");
+  const theirs = home("theirs");
+  const other = await guardBin(theirs, ["engine", "start", "--json"], NO_IDLE);
+  const otherPid = JSON.parse(other.stdout).data.status.server.pid;
+  mkdirSync(join(mine, "engine"), { recursive: true });
+  // A pid reused after a reboot, say: server.json names a live redis-server that is not this home's.
+  writeFileSync(serverJson(mine), JSON.stringify({ ...JSON.parse(other.stdout).data.status.server, socket: socketPath(mine) }));
+  const start = await guardBin(mine, ["engine", "start", "--json"], NO_IDLE);
+  expect(start.code).toBe(0);
+  expect(JSON.parse(start.stdout).data.status.server.pid).not.toBe(otherPid);
+  await guardBin(mine, ["engine", "stop"], NO_IDLE);
+  expect(serversOn(socketPath(theirs))).toEqual([otherPid]);
+  await guardBin(theirs, ["engine", "stop"], NO_IDLE);
+}, 60_000);
+
 test("a server whose server.json is lost still stops itself once idle", async () => {
   const h = home("idle-lost");
   const sock = socketPath(h);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
@@ -290,11 +290,13 @@ async function buildOf(pid: number, home: string, opts: EmbeddedOptions): Promis
   return { source: files.server.startsWith(enginePaths(home).build) ? "installed" : "path", ...files, serverKind: /valkey/.test(files.server) ? "valkey" : "redis" };
 }
 
-/** server.json's server (when alive) and every other one found by its marker or socket. */
-function allServers(home: string, state: ServerState | undefined): number[] {
-  const pids = new Set(findServers(home, enginePaths(home).socket));
-  if (state && serverProcessAlive(state)) pids.add(state.pid);
-  return [...pids];
+/**
+ * Every server of this GUARD_HOME, found by its marker or socket. Only where /proc cannot tell (macOS) is
+ * server.json's pid taken on trust: a pid in a stale server.json may belong to another GUARD_HOME's server.
+ */
+export function allServers(home: string, state = readState(home)): number[] {
+  if (existsSync("/proc/self")) return findServers(home, enginePaths(home).socket);
+  return state && serverProcessAlive(state) ? [state.pid] : [];
 }
 
 async function stopPids(pids: number[], hard: boolean): Promise<void> {
