@@ -83,6 +83,8 @@ export const ConfigSchema = strict({
       trust: v.optional(strict({ subset: v.optional(fraction()), medium: v.optional(fraction()) })),
       fullRunEvery: v.optional(positiveInt("whole number of runs (0 = never)")),
       fullRunHours: v.optional(positiveInt("whole number of hours (0 = never)")),
+      /** Re-record stale evidence in the background after runs on a clean tree (default true). */
+      refreshEvidence: v.optional(v.boolean("expected true or false")),
     }),
   ),
   trash: v.optional(

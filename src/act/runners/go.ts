@@ -81,9 +81,7 @@ export const goTest: Runner = {
     return [...results.values()];
   },
   reproduce(_root, failed) {
-    // Packages, never file paths (go test ./pkg/x_test.go would not compile the package).
-    const pkg = (file: string) => (file.endsWith(".go") ? dirOf(file) : file);
-    const dirs = [...new Set(failed.map((f) => pkg(f.file)).map((d) => (d === "." ? "." : `./${d}`)))];
+    const dirs = [...new Set(failed.map((f) => (f.file === "." ? "." : `./${f.file}`)))];
     return `go test -run ${shellQuote(exactPattern(failed.slice(0, 5).map((f) => f.name)))} ${dirs.join(" ")}`;
   },
 };

@@ -10,6 +10,7 @@ import { headSha } from "../../repo/git.ts";
 import { appendEvent } from "../../state/events.ts";
 import type { RunSummary } from "../../report/test-run.ts";
 import { runnerFor, runTests, RUNNERS, type RunResult } from "./index.ts";
+import { refreshEvidenceInBackground, type RefreshOutcome } from "../evidence-refresh.ts";
 
 export interface RunSelectionOptions extends CheckOptions {
   shadow?: boolean;
@@ -27,6 +28,8 @@ export interface RunSelectionResult {
   missEdges: number;
   recorded: boolean;
   summary: RunSummary;
+  /** What became of the background evidence refresh (src/act/evidence-refresh.ts). */
+  refresh: RefreshOutcome;
 }
 
 /** `guard run`: decide, run through the project's runners, learn from what failed. */
@@ -131,7 +134,9 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
     durationMs: run.durationMs,
     fault: selection.fault?.code,
   });
-  return { selection, run, full, misses, missEdges, recorded, summary };
+  const refresh = refreshEvidenceInBackground(root, selection);
+  if (refresh === "started") summary.notes = [...(summary.notes ?? []), "evidence is older than HEAD: re-recording the changed tests in the background (guard evidence --changed)"];
+  return { selection, run, full, misses, missEdges, recorded, summary, refresh };
 }
 
 export type { TestInfo };

@@ -4,17 +4,15 @@ import { EXIT } from "../exit-codes.ts";
 const changeOptions = (o: Options) => ({ base: typeof o.base === "string" ? o.base : undefined, staged: o.staged === true });
 
 export const check: CommandSpec = {
-  name: "check [...paths]",
-  summary: "Which tests can the current change break (or, given paths, which tests cover those files)? The decision, without running anything",
+  name: "check",
+  summary: "Which tests can the current change break? The decision, without running anything",
   options: [
     { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
     { flags: "--staged", description: "Look at the staged change (the index) instead of the working tree" },
-    { flags: "--list", description: "Print only what to hand the runner, one per line: pytest node ids, JS test files, Go packages" },
     { flags: "--json", description: "Print the decision as JSON (schemas/selection.schema.json)" },
   ],
-  examples: ["guard check", "guard check --base main --json", "guard check --staged", "guard check src/parser.py tests/", "guard check --list | xargs python -m pytest"],
-  async action(args, options) {
-    if (args.length > 0 || options.list) return listOrCover(args.map(String), options);
+  examples: ["guard check", "guard check --base main --json", "guard check --staged"],
+  async action(_args, options) {
     // The idle-turn path: an unchanged tree answers from the cache with nothing heavy loaded.
     const opts = changeOptions(options);
     const { treeFingerprint, rootAndBase } = await import("../../decide/select/fingerprint.ts");
@@ -54,30 +52,3 @@ export const check: CommandSpec = {
     return EXIT.OK;
   },
 };
-
-/** `guard check <paths…>` and `--list`: the same decision, for named files or printed for a runner. */
-async function listOrCover(paths: string[], options: Options): Promise<number> {
-  const { requireRepoRoot } = await import("../../repo/git.ts");
-  const cwd = options.cwd ?? process.cwd();
-  const root = requireRepoRoot(cwd);
-  const { checkWithTests } = await import("../../decide/select/check.ts");
-  const { selection, known } = await checkWithTests(root, { ...changeOptions(options), ...(paths.length ? { paths, cwd } : {}) });
-  if (options.list) {
-    const { runnableList } = await import("../../report/test-list.ts");
-    // The whole suite: every test the graph knows, so a pipe into the runner still runs all of it.
-    const lines = runnableList(selection.runAll ? known : selection.tests);
-    if (selection.runAll) process.stderr.write(`guard: the whole suite (${selection.fault?.message ?? selection.overrides[0]?.message ?? selection.level})\n`);
-    const { emit } = await import("../../report/selection.ts");
-    if (lines.length > 0) await emit(lines.join("\n"));
-    return EXIT.OK;
-  }
-  if (options.json) {
-    const { envelope } = await import("../../report/envelope.ts");
-    const { emit } = await import("../../report/selection.ts");
-    await emit(JSON.stringify(envelope("selection", { ...selection, cached: false }), null, 2));
-  } else {
-    const { formatSelection } = await import("../../report/selection.ts");
-    process.stdout.write(`${formatSelection(selection, { cached: false })}\n`);
-  }
-  return EXIT.OK;
-}

@@ -49,6 +49,7 @@ export const run: CommandSpec = {
             misses: r.misses,
             missRepairEdges: r.missEdges,
             recorded: r.recorded,
+            evidenceRefresh: r.refresh,
             reproduce: r.summary.reproduce,
             problems: r.summary.problems,
             ...(r.selection.fault ? { fault: r.selection.fault } : {}),

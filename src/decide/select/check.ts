@@ -8,7 +8,6 @@ import type { EvidenceView, TestInfo } from "./evidence.ts";
 import { FAULTS } from "./overrides.ts";
 import type { Selection } from "./selection.ts";
 import { sliceChanges } from "./slice.ts";
-import { wholeFiles } from "./whole-files.ts";
 import type { ChangeSlice } from "./types.ts";
 
 export interface CheckOptions extends ChangeOptions {
@@ -20,9 +19,6 @@ export interface CheckOptions extends ChangeOptions {
   connectTimeoutMs?: number;
   /** Ignore select.fullRunEvery / fullRunHours (guard check reports it; guard run acts on it). */
   ignorePeriodic?: boolean;
-  /** Instead of the change: what covers these files (relative to `cwd`), as they are. */
-  paths?: string[];
-  cwd?: string;
 }
 
 export function selectSettings(root: string) {
@@ -76,7 +72,7 @@ export async function runCheck(root: string, opts: CheckOptions = {}): Promise<S
 /** The decision plus every test the graph knows (runners map their results back onto these). */
 export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[] }> {
   const settings = selectSettings(root);
-  const changes = opts.paths?.length ? wholeFiles(root, opts.cwd ?? root, opts.paths) : collectChanges(root, opts);
+  const changes = collectChanges(root, opts);
   let slice: ChangeSlice | undefined;
   let view = opts.view;
   let close: (() => Promise<void>) | undefined;

@@ -65,7 +65,7 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
   try {
     if (newV && newV.problems > 0) out.parseProblem = `syntax errors in the new version of ${file.path}`;
     const oldPath = file.oldPath ?? file.path;
-    const changes = file.whole ? { added: (file.newText ?? "").split("\n").map((_, i) => i + 1), removed: [] as number[] } : lineChanges(file.oldText ?? "", file.newText ?? "");
+    const changes = lineChanges(file.oldText ?? "", file.newText ?? "");
     const touchedOld = new Set<string>();
     const touchedNew = new Set<string>();
     const moduleLines: { side: "old" | "new"; line: number; text: string }[] = [];
@@ -91,7 +91,7 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
       const after = newByKey.get(key);
       let change: ChangedFunction["change"];
       if (before && after) {
-        if (textOf(oldV!, before) === textOf(newV!, after) && !file.oldPath && !file.whole) continue;
+        if (textOf(oldV!, before) === textOf(newV!, after) && !file.oldPath) continue;
         change = file.oldPath && textOf(oldV!, before) === textOf(newV!, after) ? "moved" : "modified";
       } else change = before ? "deleted" : "added";
       const item = after ?? before!;

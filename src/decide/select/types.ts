@@ -12,8 +12,6 @@ export interface ChangedFile {
   newText?: string;
   binary: boolean;
   untracked: boolean;
-  /** Every line counts as changed (`guard check <paths…>`: what covers this file as it is). */
-  whole?: boolean;
 }
 
 /** What kind of file a path is, for selection. See file-classes.ts. */

@@ -4,7 +4,7 @@ import type { Decision, Recovery } from "../decision.ts";
 export interface ShellContext {
   /** The directory the command runs in (absolute, or relative to process.cwd()). */
   cwd: string;
-  /** The workspace (repository top). Default: the repository containing cwd, else cwd. */
+  /** An explicitly configured workspace. Default: GUARD_WORKSPACE, else the repository containing cwd (else none). */
   root?: string;
   /** Variables guard may expand (`$HOME`, `$PWD`, ...). Anything not here is undeterminable. */
   env?: Record<string, string>;
@@ -14,7 +14,7 @@ export interface ShellContext {
 export type Unresolved = "variable" | "command-substitution" | "glob" | "stdin" | "cwd" | "expansion" | "symlink-loop" | "find-expression";
 
 /** Where a resolved target lies, from guard's point of view. */
-export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "outside";
+export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "temp" | "outside";
 
 export interface Target {
   /** As written in the command (after quote removal). */
@@ -38,10 +38,11 @@ export interface Target {
  * - git: a git subcommand; `git` says which and how
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
  * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
+ * - opaque: code an interpreter runs that guard cannot read (`curl … | sh`, `python -c` with a path from a variable)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "opaque" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =
@@ -101,8 +102,10 @@ export interface Compensation {
 
 export interface ShellVerdict extends Decision {
   command: string;
-  /** The workspace the command was judged in (real path). */
+  /** The workspace the command was judged in (real path); with `noWorkspace`, only the cwd. */
   root: string;
+  /** Why there is no workspace here (not in a repository, a folder guard never treats as one). */
+  noWorkspace?: { code: string; reason: string };
   /** The directory it runs in (real path). */
   cwd: string;
   operations: Operation[];
