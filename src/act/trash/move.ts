@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tree.ts";
@@ -31,9 +31,10 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
  */
 export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy", everyByte = false): void {
   mkdirSync(dirname(to), { recursive: true });
+  const before = lstatSync(from);
+  if (how === "link" && before.isFile() && linkedInPlace(from, to)) return;
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
-  const before = lstatSync(from);
   (how === "link" ? linkTree : copyTree)(from, partial);
   const same = how === "link" ? mirrorsByLinks(from, partial) : everyByte ? treeDigest(from) === treeDigest(partial) : sameCopy(from, partial, before);
   if (!same) {
@@ -41,6 +42,19 @@ export function copyVerified(from: string, to: string, how: "copy" | "link" = "c
     throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
   }
   renameSync(partial, to);
+}
+
+/**
+ * One file saved as a hard link, straight to its final name (a link appears whole or not at all). A file
+ * on another file system (EXDEV) or a link that failed otherwise takes the general path.
+ */
+function linkedInPlace(from: string, to: string): boolean {
+  try {
+    linkSync(from, to); // link(2) names the same inode or fails: nothing to verify after it
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

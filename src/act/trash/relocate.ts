@@ -46,6 +46,9 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   const txid = newTxid();
   const dir = txDir(root, txid);
   mkdirSync(join(dir, "items"), { recursive: true });
+  // One directory per item keeps names apart; a large transaction (a find -delete of thousands of files)
+  // names them items/<n>-<name> instead: 30,000 directories cost more than the saves themselves.
+  const sep = paths.length > 256 ? "-" : "/";
   const items: TrashItem[] = paths.map((original, n) => {
     let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
     try {
@@ -53,7 +56,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     } catch {
       // Missing (or vanishing while measured): the move below records it as missing.
     }
-    return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${n}${sep}${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -70,7 +73,11 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   writeManifest(root, m);
   appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
 
-  const every = items.length > 256 ? 64 : 1;
+  // Progress is written after every item of a small transaction only: a "pending" item is settled from
+  // the disk (status.ts), and rewriting a 30,000-item manifest as it went made a large find -delete quadratic.
+  const progress = () => {
+    if (items.length <= 256) writeManifest(root, m);
+  };
   try {
     for (const it of items) {
       if (!lstatSync(it.original, { throwIfNoEntry: false })) {
@@ -83,7 +90,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         copyVerified(it.original, to, leave);
         it.state = "kept";
         it.method = leave;
-        if (it.n % every === 0) writeManifest(root, m);
+        progress();
         continue;
       }
       try {
@@ -101,7 +108,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         throw e;
       }
       it.state = "moved";
-      if (it.n % every === 0) writeManifest(root, m);
+      progress();
     }
   } catch (e) {
     rollBack(root, m);

@@ -27,6 +27,8 @@ export interface Workspace {
   temp: string[];
   /** guard's per-user state (GUARD_HOME), real path. */
   guardHome: string;
+  /** Real paths of parent directories met during one classification (nothing changes the disk meanwhile). */
+  realDirs: Map<string, string>;
 }
 
 /** Where $TMPDIR may point and still be a temp directory. */
@@ -38,7 +40,7 @@ export function makeWorkspace(root: string, home: string, tmpdir = process.env.T
     const t = real(tmpdir);
     if (t !== "/" && TEMP_HOMES.some((d) => inside(t, d))) temp.add(t);
   }
-  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()) };
+  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()), realDirs: new Map() };
 }
 
 /**
@@ -69,12 +71,12 @@ const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWit
  * real path plus the last name (so a symlink is itself the target), or the full real path when the
  * argument ends in a slash (which follows the link).
  */
-export function resolveTarget(raw: string, cwd: string): Target {
+export function resolveTarget(raw: string, cwd: string, realDirs?: Map<string, string>): Target {
   const abs = isAbsolute(raw) ? resolve(raw) : resolve(cwd, raw);
   const follow = raw.endsWith("/") || raw.endsWith("/.") || raw === "." || raw === "..";
   let path: string;
   try {
-    path = follow ? realExisting(abs) : join(realExisting(dirname(abs)), basename(abs));
+    path = follow ? realExisting(abs) : join(realDir(dirname(abs), realDirs), basename(abs));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ELOOP") return { raw, unresolved: "symlink-loop" };
     return { raw, unresolved: "expansion" };
@@ -84,6 +86,14 @@ export function resolveTarget(raw: string, cwd: string): Target {
   let isDir = st?.isDirectory() ?? false;
   if (st?.isSymbolicLink() && follow) isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   return { raw, path, exists: st !== undefined, isDir };
+}
+
+function realDir(dir: string, cache: Map<string, string> | undefined): string {
+  const known = cache?.get(dir);
+  if (known !== undefined) return known;
+  const r = realExisting(dir);
+  cache?.set(dir, r);
+  return r;
 }
 
 /** realpath of the longest existing prefix, plus the rest as written. */

@@ -494,7 +494,7 @@ const escapeLiteral = (s: string) => s.replace(/[*?[\]{}(),\\~!@+]/g, (c) => `\\
 function resolveArg(a: Arg, st: State, ws: Workspace): Target {
   if (a.unresolved) return { raw: a.value, unresolved: a.unresolved };
   if (!st.cwd && !isAbsolute(a.value)) return { raw: a.value, unresolved: "cwd" };
-  const t = resolveTarget(a.value, st.cwd ?? "/");
+  const t = resolveTarget(a.value, st.cwd ?? "/", ws.realDirs);
   if (t.path) t.place = placeOf(t.path, ws);
   return t;
 }
