@@ -113,3 +113,23 @@ describe("guardCommand", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("permissions", () => {
+  test("chmod -R inside the workspace: modes are recorded first and `guard trash restore` sets them back", async () => {
+    const { chmodSync, statSync } = await import("node:fs");
+    chmodSync(at("src", "app.ts"), 0o640);
+    const v = await guardCommand("chmod -R 777 src", ctx);
+    expect(v.decision).toBe("SNAPSHOT");
+    expect(v.compensations[0]).toMatchObject({ kind: "save-modes", done: true, paths: ["src"] });
+    bash("chmod -R 777 src");
+    expect(statSync(at("src", "app.ts")).mode & 0o777).toBe(0o777);
+    const r = guard(["trash", "restore", v.recovery!.txid], fx.ws);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("modes or owners set back: 2");
+    expect(statSync(at("src", "app.ts")).mode & 0o777).toBe(0o640);
+  });
+
+  test("chmod -R on / or outside the workspace is BLOCK and records nothing", async () => {
+    for (const cmd of ["chmod -R 777 /", "chown -R nobody /", "chmod -R u+w ../other"]) expect((await guardCommand(cmd, ctx)).decision).toBe("BLOCK");
+  });
+});

@@ -30,6 +30,13 @@ export interface TrashItem {
   method?: "rename" | "copy" | "link";
 }
 
+export interface SavedMode {
+  path: string;
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
 export type TxState = "intent" | "done" | "failed" | "restoring" | "restored";
 
 export interface TrashManifest {
@@ -41,6 +48,8 @@ export interface TrashManifest {
   root: string;
   state: TxState;
   items: TrashItem[];
+  /** Modes and owners recorded before a recursive chmod/chown (restore puts them back). */
+  modes?: SavedMode[];
   updatedAt: string;
   error?: string;
 }

@@ -4,6 +4,7 @@ import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
 import { TXID_RE, readManifest, txDir, writeManifest, type TrashManifest } from "./manifest.ts";
+import { restoreModes } from "./modes.ts";
 import { moveAcross } from "./move.ts";
 import { relocate } from "./relocate.ts";
 import { whereIs } from "./status.ts";
@@ -15,6 +16,8 @@ export interface RestoreResult {
   alreadyInPlace: string[];
   /** With --force: what was in the way, moved to this new transaction. */
   displacedTxid?: string;
+  /** Modes or owners set back (a transaction recorded before a recursive chmod/chown). */
+  modesRestored?: number;
 }
 
 export function requireManifest(root: string, txid: string): TrashManifest {
@@ -99,6 +102,7 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
         if (lstatSync(stored, { throwIfNoEntry: false })) removeTree(stored);
       }
     }
+    if (m.modes?.length) result.modesRestored = restoreModes(m.modes);
     m.state = "restored";
     writeManifest(root, m);
     appendEvent(root, { type: "trash.restored", txid, restored: result.restored.length, displacedTxid: result.displacedTxid });

@@ -87,10 +87,18 @@ export function plan(ops: Operation[], ws: Workspace): Compensation[] {
     const saves = Object.fromEntries(saving.paths.map((p) => [rel(p), saving.link.has(p) ? "link" : saving.keep.has(p) ? "copy" : "move"] as const));
     out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: saving.paths.map(rel), saves, done: false });
   }
+  const modes = modeTargets(ops);
+  if (modes.length) out.push({ kind: "save-modes", txid: "", restore: "guard trash restore <txid>", paths: modes.map((p) => relative(ws.root, p) || "."), done: false });
   for (const op of ops)
-    if (op.decision?.decision === "SNAPSHOT")
+    if (op.decision?.decision === "SNAPSHOT" && op.kind === "git")
       out.push({ kind: "snapshot", txid: "", restore: "guard snapshot restore <id>", paths: op.git?.refs ?? ["."], done: false });
   return out;
+}
+
+/** Existing targets of a recursive chmod/chown guard records the modes of (SNAPSHOT). */
+export function modeTargets(ops: Operation[]): string[] {
+  const paths = ops.filter((o) => o.decision?.decision === "SNAPSHOT" && o.kind === "permissions").flatMap((o) => o.targets).filter((t) => t.path && t.exists).map((t) => t.path!);
+  return [...new Set(paths)].sort();
 }
 
 /** Existing, non-regenerable targets of RELOCATE operations; nested ones folded into their parents. */

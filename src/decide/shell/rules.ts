@@ -64,6 +64,22 @@ export const SHELL_RULES: ShellRule[] = [
     },
   },
   {
+    id: "permissions-protected",
+    code: "SHELL_PERMISSIONS_PROTECTED",
+    decision: "BLOCK",
+    explain: "{program} would change the modes or owners of {targets}: recursively outside the workspace (the root, a system directory, your home) or inside .git/.guard; guard cannot put that back",
+    when: {
+      anyOf: [
+        { kinds: ["permissions"], recursive: true, anyTarget: ["protected-root", "git-dir", "guard-state", "outside", "unresolved"] },
+        { kinds: ["permissions"], anyTarget: ["git-dir", "guard-state", "unresolved"] },
+      ],
+    },
+    examples: {
+      flag: ["chmod -R 777 /", "sudo chown -R nobody /", "chmod -R 700 ~", "chgrp -R staff /usr/local", "setfacl -R -m u:nobody:rwx /etc", "chmod 000 .git/config", "chmod -R u+w ../other", "chmod -R 755 $DIR", "chmod -R 777 ."],
+      pass: ["chmod +x notes.txt", "chmod -R u+w src", "chmod -R 777 /tmp/guard-example-dir", "ls -l /"],
+    },
+  },
+  {
     id: "disk-tool",
     code: "SHELL_DISK_TOOL",
     decision: "BLOCK",
@@ -278,6 +294,17 @@ export const SHELL_RULES: ShellRule[] = [
         "git restore src/app.ts", "git switch -f feature", "git clean -fdx -e .guard", "git rm -f README.md", "git -C src checkout -- app.ts", "git checkout -f feature",
       ],
       pass: ["git checkout feature", "git restore --staged src/app.ts", "git clean -n", "git reset HEAD~1", "git status", "git checkout -b topic"],
+    },
+  },
+  {
+    id: "permissions-snapshot",
+    code: "SHELL_PERMISSIONS_SNAPSHOT",
+    decision: "SNAPSHOT",
+    explain: "{program} changes the modes or owners of everything under {targets}: guard records them first, so `guard trash restore` can put them back",
+    when: { kinds: ["permissions"], recursive: true, everyTarget: ["workspace"] },
+    examples: {
+      flag: ["chmod -R 777 src", "chown -R $(id -u) docs", "chmod -R go-w src docs", "setfacl -R -m u:nobody:r src"],
+      pass: ["chmod +x notes.txt", "chmod 644 README.md", "chmod -R 777 /tmp/guard-example-dir", "chmod u+w src"],
     },
   },
   {

@@ -392,7 +392,7 @@ async function runProgram(argv: Arg[], st: State, line: Line, text: string): Pro
   for (const e of effects) {
     const targets = [...e.targets];
     if (p.stdinList && e.kind !== "exec" && e.kind !== "git") targets.push({ raw: "(stdin)", unresolved: "stdin" });
-    pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: e.kind, targets, git: e.git, text });
+    pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: e.kind, targets, git: e.git, text, ...(e.recursive ? { recursive: true } : {}) });
   }
   if (result.unknownEffect) line.unknownEffect = true;
   return program;

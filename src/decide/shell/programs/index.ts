@@ -3,6 +3,7 @@ import { awk, perl, sed } from "./editors.ts";
 import { docker, dockerCompose, dropdb, helm, kubectl, redisCli, terraform } from "./external.ts";
 import { cp, create, curl, dd, disk, install, ln, mv, remove, rsync, shred, tee, truncate, wget } from "./files.ts";
 import { find } from "./find.ts";
+import { chmodLike, setfacl } from "./perms.ts";
 import { git } from "./git.ts";
 
 /** Programs whose effect on files guard models, by name (after wrappers and the directory part). */
@@ -27,6 +28,10 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   touch: create,
   mkdir: create,
   find,
+  chmod: chmodLike,
+  chown: chmodLike,
+  chgrp: chmodLike,
+  setfacl,
   rsync,
   git,
   docker,
