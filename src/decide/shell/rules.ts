@@ -117,6 +117,17 @@ export const SHELL_RULES: ShellRule[] = [
     },
   },
   {
+    id: "archive-unlisted",
+    code: "SHELL_ARCHIVE_UNLISTED",
+    decision: "ASK",
+    explain: "{program} extracts an archive guard could not list ({targets}): it cannot say which files it would overwrite",
+    when: { kinds: ["archive"] },
+    examples: {
+      flag: ["tar -xf missing.tar", "curl -sL https://example.invalid/a.tgz | tar -xz", "unzip -o missing.zip", "tar -xf $ARCHIVE", "tar xf - < notes.txt"],
+      pass: ["tar -tf missing.tar", "tar -cf out.tar src", "unzip -l missing.zip", "tar -xkf missing.tar"],
+    },
+  },
+  {
     id: "unresolved-target",
     code: "SHELL_UNRESOLVED_TARGET",
     decision: "BLOCK",

@@ -39,11 +39,12 @@ export interface Target {
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
  * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
  * - permissions: modes, owners or access lists change (chmod, chown, chgrp, setfacl); `recursive` with -R
+ * - archive: an extraction whose archive guard could not list (what it would overwrite is unknown)
  * - opaque: code an interpreter runs that guard cannot read (`curl … | sh`, `python -c` with a path from a variable)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "permissions" | "opaque" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "permissions" | "archive" | "opaque" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =

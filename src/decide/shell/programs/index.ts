@@ -3,6 +3,7 @@ import { awk, perl, sed } from "./editors.ts";
 import { docker, dockerCompose, dropdb, helm, kubectl, redisCli, terraform } from "./external.ts";
 import { cp, create, curl, dd, disk, install, ln, mv, remove, rsync, shred, tee, truncate, wget } from "./files.ts";
 import { find } from "./find.ts";
+import { tar, unzip } from "./archive.ts";
 import { chmodLike, setfacl } from "./perms.ts";
 import { git } from "./git.ts";
 
@@ -28,6 +29,8 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   touch: create,
   mkdir: create,
   find,
+  tar,
+  unzip,
   chmod: chmodLike,
   chown: chmodLike,
   chgrp: chmodLike,
