@@ -1,6 +1,7 @@
 import pkg from "../../package.json" with { type: "json" };
-import { describeError, isGuardError } from "./errors.ts";
+import { describeError, isGuardError, systemTodo } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
+import { brokenPipe, exitAfterOutput, readerGone, watchPipes } from "./output.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -16,8 +17,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await buildCli(VERSION).run(argv);
   } catch (e) {
+    if (readerGone(e)) brokenPipe();
     const code = isGuardError(e) ? e.exitCode : EXIT.ERROR;
-    const message = describeError(e);
+    const todo = isGuardError(e) ? undefined : systemTodo(e);
+    const message = `${describeError(e)}${todo ? `; ${todo}` : ""}`;
     if (json) {
       const errCode = isGuardError(e) ? e.code : "E_INTERNAL";
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, kind: "error", ok: false, error: { code: errCode, message } })}\n`);
@@ -29,6 +32,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv);
-  process.exit(code);
+  watchPipes();
+  await exitAfterOutput(await main(process.argv));
 }

@@ -6,7 +6,7 @@ import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";
 import { worktreeFingerprint } from "../approval/fingerprint.ts";
 import { clearApproval } from "../approval/store.ts";
-import { changedPaths } from "../../decide/gate/diff.ts";
+import { changedTree } from "../../decide/gate/diff.ts";
 import { detectDomains } from "../../decide/gate/domains.ts";
 import { detectBuild } from "../../decide/gate/ecosystems.ts";
 import { impactRange } from "../../decide/gate/impact.ts";
@@ -30,6 +30,10 @@ export interface PreResult {
   session: Session;
   evidence: Record<string, string[]>;
   widened: boolean;
+  /** Changed submodules and nested repositories, skipped (neither dirty nor judged). */
+  submodules?: string[];
+  /** The open task this one replaced (its edits are now judged against the new task). */
+  replaced?: { task: string; createdAt: string };
 }
 
 /** `guard pre`: record the task, its scope and base, the dirty snapshot, domains, impact and invariant baselines. */
@@ -41,13 +45,13 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
   const scope = normalizeScope(o.scope);
   const cfg = loadConfig(root);
   const base = headSha(root);
-  const dirtyPaths = changedPaths(root, base);
+  const { paths: dirtyPaths, submodules } = changedTree(root, base);
   if (dirtyPaths.length > 0 && !o.allowDirty)
     throw new GuardError(
       `the working tree has ${dirtyPaths.length} uncommitted change${dirtyPaths.length === 1 ? "" : "s"} (${dirtyPaths.slice(0, 3).map((c) => c.path).join(", ")}${dirtyPaths.length > 3 ? ", …" : ""})`,
       "post could not tell the task's edits from what was there before",
       "commit or stash them, or pass --allow-dirty to snapshot them",
-      EXIT.USAGE,
+      EXIT.BLOCKED,
       "E_DIRTY",
     );
   let invariants;
@@ -77,10 +81,11 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
     impact,
     invariants: baselineInvariants(root),
   };
+  const previous = openTask(root);
   clearApproval(root);
   saveSession(root, session);
-  appendEvent(root, { type: "gate.pre", task: session.id, session: session.owner ?? null, scope, base: base ?? null, dirty: session.dirty.length, latencyMs: Math.round(performance.now() - started) });
-  return { session, evidence: domains.evidence, widened: false };
+  appendEvent(root, { type: "gate.pre", task: session.id, session: session.owner ?? null, scope, base: base ?? null, dirty: session.dirty.length, replaced: previous?.id ?? null, latencyMs: Math.round(performance.now() - started) });
+  return { session, evidence: domains.evidence, widened: false, submodules, ...(previous ? { replaced: { task: previous.task, createdAt: previous.createdAt } } : {}) };
 }
 
 function widen(root: string, o: PreOptions): PreResult {
@@ -94,4 +99,13 @@ function widen(root: string, o: PreOptions): PreResult {
   saveSession(root, s);
   appendEvent(root, { type: "gate.widen", task: s.id, globs });
   return { session: s, evidence: {}, widened: true };
+}
+
+/** The task `pre` recorded before, if any (a damaged record counts as none: it is replaced either way). */
+function openTask(root: string): Session | undefined {
+  try {
+    return loadSession(root);
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@ import { chmodSync, lchownSync, lstatSync, mkdirSync, readdirSync } from "node:f
 import { join } from "node:path";
 import { appendEvent } from "../../state/events.ts";
 import { ensureStateDir } from "../../state/paths.ts";
+import { confined } from "./confine.ts";
 import { txDir, writeManifest, type SavedMode, type TrashManifest } from "./manifest.ts";
 import { newTxid } from "./txid.ts";
 
@@ -35,10 +36,14 @@ export function saveModes(root: string, paths: string[], opts: { reason: string;
   return m;
 }
 
-/** Put recorded modes and owners back; returns how many entries changed. Entries gone since are skipped. */
-export function restoreModes(modes: SavedMode[]): number {
+/**
+ * Put recorded modes and owners back; returns how many entries changed. Entries gone since are skipped, and
+ * so is any path outside the workspace (the manifest is a file an agent can edit).
+ */
+export function restoreModes(root: string, modes: SavedMode[]): number {
   let changed = 0;
   for (const e of modes) {
+    if (!confined(root, { original: e.path, stored: "items/0/modes" })) continue;
     const st = lstatSync(e.path, { throwIfNoEntry: false });
     if (!st) continue;
     if (!st.isSymbolicLink() && (st.mode & 0o7777) !== e.mode) {

@@ -4,7 +4,7 @@ import type { Decision, Recovery } from "../decision.ts";
 export interface ShellContext {
   /** The directory the command runs in (absolute, or relative to process.cwd()). */
   cwd: string;
-  /** The workspace (repository top). Default: the repository containing cwd, else cwd. */
+  /** An explicitly configured workspace. Default: GUARD_WORKSPACE, else the repository containing cwd (else none). */
   root?: string;
   /** Variables guard may expand (`$HOME`, `$PWD`, ...). Anything not here is undeterminable. */
   env?: Record<string, string>;
@@ -106,8 +106,10 @@ export interface Compensation {
 
 export interface ShellVerdict extends Decision {
   command: string;
-  /** The workspace the command was judged in (real path). */
+  /** The workspace the command was judged in (real path); with `noWorkspace`, only the cwd. */
   root: string;
+  /** Why there is no workspace here (not in a repository, a folder guard never treats as one). */
+  noWorkspace?: { code: string; reason: string };
   /** The directory it runs in (real path). */
   cwd: string;
   operations: Operation[];
