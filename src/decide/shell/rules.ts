@@ -59,7 +59,7 @@ export const SHELL_RULES: ShellRule[] = [
     id: "protected-root",
     code: "SHELL_PROTECTED_ROOT",
     decision: "BLOCK",
-    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory, a temp directory itself or the workspace itself",
+    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory or the workspace itself",
     when: { kinds: MUTATING, anyTarget: ["protected-root"] },
     examples: {
       flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./", "cat <<'EOF' > /etc/passwd\nx\nEOF", "ruby -e 'FileUtils.rm_rf(\"/usr/lib\")'"],
