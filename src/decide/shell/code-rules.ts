@@ -65,9 +65,9 @@ export const CODE_RULES: CodeRule[] = [
   { id: "rb-eval", languages: ["ruby"], call: /\b(?:eval|instance_eval|class_eval)\b/y, kind: "eval", examples: { flag: [["eval(\"File.delete('notes.txt')\")", "rm -f 'notes.txt'"]], pass: ["puts 2"] } },
   // Perl
   { id: "pl-rmtree", languages: ["perl"], call: /\b(?:File::Path::)?(?:rmtree|remove_tree)\b/y, kind: "command", shell: "rm -rf {0}", examples: { flag: [["use File::Path; rmtree('src')", "rm -rf 'src'"]], pass: ["use File::Path; make_path('out')"] } },
-  { id: "pl-unlink", languages: ["perl"], call: /\b(?:unlink|rmdir)\b/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink 'notes.txt'", "rm -f 'notes.txt'"], ["unlink(\"a.txt\")", "rm -f 'a.txt'"]], pass: ["print 'hello'"] } },
+  { id: "pl-unlink", languages: ["perl"], call: /\b(?:unlink|rmdir)\b/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink 'notes.txt'", "rm -f 'notes.txt'"], ["unlink(\"a.txt\")", "rm -f 'a.txt'"]], pass: ["print 'hello'", "print if /unlink/"] } },
   { id: "pl-rename", languages: ["perl"], call: /\brename\b/y, kind: "command", shell: "mv {0} {1}", examples: { flag: [["rename('a.txt', 'README.md')", "mv 'a.txt' 'README.md'"]], pass: ["print 1"] } },
-  { id: "pl-system", languages: ["perl"], call: /\b(?:system|exec|qx)\b|(?<![\w$])`/y, kind: "shell", examples: { flag: [["system('rm -rf src')", "rm -rf src"]], pass: ["print 'hello'"] } },
+  { id: "pl-system", languages: ["perl"], call: /\b(?:system|exec|qx)\b|(?<![\w$])`/y, kind: "shell", examples: { flag: [["system('rm -rf src')", "rm -rf src"]], pass: ["print 'hello'", "s/system/exec/g"] } },
   { id: "pl-eval", languages: ["perl"], call: /\beval\b/y, kind: "eval", examples: { flag: [["eval(\"unlink 'notes.txt'\")", "rm -f 'notes.txt'"]], pass: ["print 3"] } },
   // PHP
   { id: "php-unlink", languages: ["php"], call: /\b(?:unlink|rmdir)\s*(?=\()/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink('notes.txt');", "rm -f 'notes.txt'"]], pass: ["echo 'unlink';"] } },
