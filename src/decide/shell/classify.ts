@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { gitRaw } from "../../repo/git.ts";
 import { resolveWorkspace } from "../../state/workspace.ts";
 import { rank, type Decision } from "../decision.ts";
+import { emissionDecisions } from "./emission-rules.ts";
 import { firstRule } from "./match.ts";
 import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";
 import type { Compensation, Operation, ShellContext, ShellVerdict, Target } from "./types.ts";
@@ -42,7 +43,8 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
     op.decision = { decision: rule.decision, code: rule.code, reason: explain(rule.explain, op, ws) };
     if (ws.none) op.decision = withoutWorkspace(op, ws);
   }
-  const best = strongest(operations.map((o) => o.decision as Decision));
+  const leaks = emissionDecisions(operations, ws.root);
+  const best = strongest([...operations.map((o) => o.decision as Decision), ...leaks]);
   return {
     decision: best.decision,
     code: best.code,
@@ -54,6 +56,7 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
     operations,
     targets: operations.flatMap((o) => o.targets),
     compensations: best.decision === "RELOCATE" || best.decision === "SNAPSHOT" ? plan(operations, ws) : [],
+    ...(leaks.length ? { leaks } : {}),
   };
 }
 

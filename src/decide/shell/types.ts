@@ -87,6 +87,12 @@ export interface Operation {
   recursive?: boolean;
   /** The source text of this command. */
   text: string;
+  /** Stage `at` (from 0) of pipeline `id`, which has `of` stages; absent outside a pipeline. */
+  pipe?: { id: number; at: number; of: number };
+  /** `< file`: where its stdin comes from. */
+  stdinFile?: string;
+  /** `> file` / `>> file` / `&> file`: where its stdout goes instead of the terminal. */
+  stdoutFile?: string;
   /** Filled in by the rule table. */
   rule?: string;
   decision?: Decision;
@@ -119,4 +125,6 @@ export interface ShellVerdict extends Decision {
   compensations: Compensation[];
   /** Every recovery, when there are several (Decision.recovery holds the first). */
   recoveries?: Recovery[];
+  /** What the line would let out (emission-rules.ts), when anything. */
+  leaks?: Decision[];
 }
