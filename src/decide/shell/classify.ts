@@ -98,7 +98,7 @@ const describe = (t: Target, ws: Workspace) =>
   t.unresolved ? `${t.raw} (${t.unresolved})` : t.path ? (t.path.startsWith(`${ws.root}/`) ? relative(ws.root, t.path) : t.path === ws.root ? "the workspace" : t.path) : t.raw;
 
 function explain(template: string, op: Operation, ws: Workspace): string {
-  const names = op.kind === "git" ? (op.git?.effect === "ref-delete" ? (op.git.refs ?? []) : [op.git?.subcommand ?? "git"]) : op.targets.map((t) => describe(t, ws));
+  const names = op.kind === "opaque" || op.kind === "archive" ? op.targets.map((t) => t.raw) : op.kind === "git" ? (op.git?.effect === "ref-delete" ? (op.git.refs ?? []) : [op.git?.subcommand ?? "git"]) : op.targets.map((t) => describe(t, ws));
   const shown = names.length > 4 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ") || "nothing";
   return template.replaceAll("{targets}", shown).replaceAll("{program}", op.program || "the command");
 }

@@ -15,7 +15,7 @@ const unlisted = (why: string): Interpreted => ({ effects: [{ kind: "archive", t
  * exists already under the destination is an overwrite (RELOCATE copies it before the command runs).
  */
 function extraction(list: string[] | undefined, dest: Arg | undefined, ctx: InterpretContext, archive: string): Interpreted {
-  if (!list) return unlisted(`${archive} (guard could not list it)`);
+  if (!list) return unlisted(archive);
   const dir = dest?.value ?? ".";
   const replaced: Target[] = [];
   const created: Target[] = [];
