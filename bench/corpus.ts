@@ -1,286 +1,223 @@
+#!/usr/bin/env bun
 /**
- * A corpus of real projects guard was never tuned on, each pinned to one version and brought in through
- * its registry's own client into the git-ignored bench/.work/corpus/ (never committed). For each: `guard
- * index` + `guard evidence` (what `guard init` runs) must succeed; the share of passing tests left with
- * evidence; the evidence overhead against a plain run of the same suite; and one edit of a covered
- * function, whose selection must hold the tests that fail under it (checked against the full suite).
+ * The real-project corpus: projects guard was never tuned on, brought in through their registries at
+ * pinned versions, each copied into a fresh git repository under the git-ignored bench/.work/corpus/.
+ * For each: does `guard index` + `guard evidence` succeed, what share of the passing tests has evidence,
+ * what recording costs against a plain run of the same suite, and how long `guard check` takes on a
+ * one-function edit (first answer, cached answer, and right after a commit).
  *
- *   bun bench/corpus.ts              → bench/results/corpus.md
- *   bun bench/corpus.ts <name>       → only that project (its row in the results file replaced or added)
- *   bun bench/corpus.ts --mutants    → Python rows: mutants with full-suite ground truth, appended to the results
+ *   bun bench/corpus.ts                 every project → bench/results/corpus.md
+ *   bun bench/corpus.ts toolz idna      only those (their rows replace the old ones)
  *
- * Python sdists get a venv of their own (`pip install -e . pytest coverage` + the test extras named below).
+ * Uses the compiled dist/guard (build it first) and a GUARD_HOME of its own under bench/.work/corpus/.
+ * JavaScript runners come from the tests' runner cache (test/evidence/runners.ts), linked in.
+ * Never uses click, Jinja2 or ufo (kept for independent evaluation).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, hostname, loadavg } from "node:os";
-import { join } from "node:path";
-import { commitAll, gitIn } from "../fixtures/evidence/repo.ts";
-import { runCheck } from "../src/decide/select/check.ts";
-import { pytestSelector } from "../src/graph/evidence/python/ids.ts";
-import { recordEvidence } from "../src/graph/evidence/record.ts";
-import { indexRepository } from "../src/graph/indexer.ts";
-import { openGraph } from "../src/graph/open.ts";
+import { dirname, join } from "node:path";
+import { jsRunners } from "../test/evidence/runners.ts";
 
 const WORK = join(import.meta.dir, ".work", "corpus");
-process.env.GUARD_HOME ??= join(WORK, "guard-home");
+const GUARD = join(import.meta.dir, "..", "dist", "guard");
+const RESULTS = join(import.meta.dir, "results", "corpus.md");
+const ENV: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  GUARD_HOME: join(WORK, "guard-home"),
+  GUARD_EVIDENCE_REFRESH: "0",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.invalid",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.invalid",
+};
 mkdirSync(WORK, { recursive: true });
 
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  ms: number;
+}
+function run(cmd: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 900_000): Run {
+  const t = performance.now();
+  const p = Bun.spawnSync(cmd, { cwd, env: { ...ENV, ...env }, stdout: "pipe", stderr: "pipe", timeout: timeoutMs });
+  return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString(), ms: performance.now() - t };
+}
+function must(cmd: string[], cwd: string): string {
+  const r = run(cmd, cwd);
+  if (r.code !== 0) throw new Error(`${cmd.join(" ")} exited ${r.code}: ${(r.out + r.err).trim().split("\n").slice(-3).join(" | ")}`);
+  return r.out;
+}
+
+type Ecosystem = "python" | "js" | "go";
 interface CorpusProject {
   name: string;
-  ecosystem: "python" | "go" | "js";
-  /** Registry coordinates, pinned. */
-  pin: string;
-  /** Bring it in and make it runnable; returns the project directory. */
-  fetch(): string;
-  /** The plain suite, for the overhead. */
+  version: string;
+  ecosystem: Ecosystem;
+  /** What kind of suite it is (for the table). */
+  style: string;
+  /** Unpack the project into `dir` (empty). */
+  fetch(dir: string): void;
+  /** The plain suite, as the project runs it. */
   plain: string[];
+  /** A source file and a line inside one of its functions, where a comment is appended. */
+  edit: { file: string; anchor: string };
 }
 
-function sh(cmd: string[], cwd: string, allowFail = false): { code: number; out: string } {
-  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env } });
-  const out = r.stdout.toString() + r.stderr.toString();
-  if (r.exitCode !== 0 && !allowFail) throw new Error(`${cmd.join(" ")} exited ${r.exitCode}: ${out.slice(-600)}`);
-  return { code: r.exitCode ?? -1, out };
-}
-
-function asRepo(dir: string, ignore: string): void {
-  if (existsSync(join(dir, ".git"))) return;
-  gitIn(dir, "init", "-q");
-  writeFileSync(join(dir, ".gitignore"), ignore);
-  commitAll(dir, "corpus snapshot");
-}
-
-function goModule(name: string, mod: string): CorpusProject {
+function pypi(name: string, version: string, style: string, edit: CorpusProject["edit"], plain = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]): CorpusProject {
   return {
-    name,
-    ecosystem: "go",
-    pin: mod,
-    fetch() {
-      const dir = join(WORK, name);
-      if (!existsSync(dir)) {
-        const info = JSON.parse(sh(["go", "mod", "download", "-json", mod], WORK).out) as { Dir: string };
-        cpSync(info.Dir, dir, { recursive: true });
-        sh(["chmod", "-R", "u+w", dir], WORK);
-        sh(["go", "mod", "download"], dir, true);
-      }
-      asRepo(dir, ".guard/\n");
-      return dir;
+    name, version, ecosystem: "python", style, plain, edit,
+    fetch(dir) {
+      const dl = join(WORK, "downloads");
+      mkdirSync(dl, { recursive: true });
+      const want = (f: string) => f.toLowerCase().replace(/_/g, "-").startsWith(`${name.toLowerCase()}-${version}`) && f.endsWith(".tar.gz");
+      if (!readdirSync(dl).some(want)) must(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", `${name}==${version}`, "-d", dl], dl);
+      must(["tar", "xzf", join(dl, readdirSync(dl).find(want)!), "-C", dir, "--strip-components=1"], dir);
+      // Source layouts are tested from the checkout, as `pip install -e .` would give.
+      if (existsSync(join(dir, "src"))) writeFileSync(join(dir, "conftest.py"), `import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))\n`);
     },
-    plain: ["go", "test", "-count=1", "./..."],
   };
 }
 
-function pySdist(name: string, pkg: string, version: string, extras: string[] = []): CorpusProject {
+function npm(name: string, version: string, style: string, edit: CorpusProject["edit"], plain: string[]): CorpusProject {
   return {
-    name,
-    ecosystem: "python",
-    pin: `${pkg}==${version}`,
-    fetch() {
-      const dir = join(WORK, name);
-      if (!existsSync(join(dir, ".venv"))) {
-        const dl = join(WORK, `${name}-dl`);
-        mkdirSync(dl, { recursive: true });
-        if (!readdirSync(dl).some((f) => f.endsWith(".tar.gz"))) sh(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", `${pkg}==${version}`, "-d", dl], WORK);
-        const tar = readdirSync(dl).find((f) => f.endsWith(".tar.gz"))!;
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir, { recursive: true });
-        sh(["tar", "xzf", join(dl, tar), "-C", dir, "--strip-components=1"], WORK);
-        sh(["python3", "-m", "venv", ".venv"], dir);
-        sh([".venv/bin/python", "-m", "pip", "install", "-q", "-e", ".", "pytest<9", "coverage", ...extras], dir);
-      }
-      asRepo(dir, ".venv/\n__pycache__/\n.guard/\n*.egg-info/\n.pytest_cache/\n");
-      return dir;
+    name, version, ecosystem: "js", style, plain, edit,
+    fetch(dir) {
+      const dl = join(WORK, "downloads");
+      mkdirSync(dl, { recursive: true });
+      const tgz = must(["npm", "pack", "-q", `${name}@${version}`], dl).trim().split("\n").at(-1)!;
+      must(["tar", "xzf", join(dl, tgz), "-C", dir, "--strip-components=1"], dir);
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      // Runtime dependencies from npm (the suites are node:test, which needs no runner package);
+      // a package without any links the tests' runner cache instead.
+      if (Object.keys(pkg.dependencies ?? {}).length > 0) must(["npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"], dir);
+      else symlinkSync(jsRunners(), join(dir, "node_modules"));
     },
-    plain: [".venv/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+  };
+}
+
+function goModule(path: string, version: string, style: string, edit: CorpusProject["edit"]): CorpusProject {
+  return {
+    name: path.split("/").slice(1).join("/"), version, ecosystem: "go", style, plain: ["go", "test", "-count=1", "./..."], edit,
+    fetch(dir) {
+      const info = JSON.parse(must(["go", "mod", "download", "-json", `${path}@${version}`], WORK)) as { Dir: string };
+      cpSync(info.Dir, dir, { recursive: true });
+      must(["chmod", "-R", "u+w", dir], dir);
+      if (!existsSync(join(dir, "go.mod"))) must(["go", "mod", "init", path], dir);
+    },
   };
 }
 
 export const CORPUS: CorpusProject[] = [
-  goModule("go-version", "github.com/hashicorp/go-version@v1.7.0"),
-  goModule("go-querystring", "github.com/google/go-querystring@v1.1.0"),
-  goModule("go-xxhash", "github.com/cespare/xxhash/v2@v2.3.0"),
-  goModule("go-btree", "github.com/google/btree@v1.1.3"),
-  goModule("go-x-sync", "golang.org/x/sync@v0.10.0"),
-  pySdist("py-more-itertools", "more-itertools", "10.5.0"),
-  pySdist("py-markupsafe", "markupsafe", "3.0.2"),
-  pySdist("py-toolz", "toolz", "1.0.0"),
-  pySdist("py-itsdangerous", "itsdangerous", "2.2.0", ["freezegun"]),
-  pySdist("py-six", "six", "1.16.0"),
+  pypi("toolz", "1.0.0", "pytest functions inside the package (toolz/tests)", { file: "toolz/itertoolz.py", anchor: "    return filterfalse(predicate, seq)" }),
+  pypi("more-itertools", "10.5.0", "unittest classes (tests/)", { file: "more_itertools/more.py", anchor: "        return item" }),
+  pypi("idna", "3.10", "unittest classes, large data tables", { file: "idna/core.py", anchor: "    return intranges_contain(ord(cp), idnadata.scripts[script])" }),
+  pypi("pyflakes", "3.2.0", "unittest classes inside the package, many small cases", { file: "pyflakes/api.py", anchor: "    return len(w.messages)" }),
+  pypi("six", "1.16.0", "one flat module and one test file", { file: "six.py", anchor: "    return func" }),
+  npm("@fastify/error", "4.3.0", "node:test, CommonJS", { file: "index.js", anchor: "  return `${this.name} [${this.code}]: ${this.message}`" }, ["node", "--test", "test/"]),
+  npm("@fastify/merge-json-schemas", "0.2.2", "node:test, 40 test files", { file: "index.js", anchor: "    return additionalItems" }, ["node", "--test", "test/"]),
+  npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, ["node", "--test", "test/"]),
+  npm("@fastify/forwarded", "3.1.2", "node:test, one file", { file: "index.js", anchor: "    return parse(header, socketAddr)" }, ["node", "--test", "test/"]),
+  npm("fastify-plugin", "6.0.1", "node:test, helpers in lib/", { file: "lib/getPluginName.js", anchor: "  return basename(fileName, extname(fileName))" }, ["node", "--test", "test/"]),
+  goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }),
+  goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }),
+  goModule("github.com/cespare/xxhash/v2", "v2.3.0", "table tests, build tags", { file: "xxhash.go", anchor: "\treturn NewWithSeed(0)" }),
+  goModule("github.com/google/btree", "v1.1.3", "generics, large randomized tests", { file: "btree_generic.go", anchor: "\treturn t.root.get(key)" }),
+  goModule("github.com/hashicorp/go-version", "v1.9.0", "table tests, constraints", { file: "version.go", anchor: "\treturn v.Compare(o) == 0" }),
 ];
 
 interface Row {
-  name: string;
-  pin: string;
+  project: CorpusProject;
   init: string;
-  tests: number;
-  passed: number;
-  withEvidence: string;
-  plainS: number;
-  recordS: number;
-  ratio: string;
-  notes: string;
+  tests?: number;
+  passing?: number;
+  withEvidence?: number;
+  plainMs?: number;
+  evidenceMs?: number;
+  checkMs?: number;
+  cachedMs?: number;
+  afterCommitMs?: number;
+  level?: string;
+  selected?: string;
+  note?: string;
 }
 
-async function measure(p: CorpusProject): Promise<Row> {
-  const row: Row = { name: p.name, pin: p.pin, init: "failed", tests: 0, passed: 0, withEvidence: "—", plainS: 0, recordS: 0, ratio: "—", notes: "" };
-  let dir: string;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const comment = (eco: Ecosystem) => (eco === "python" ? "  # corpus edit" : "  // corpus edit");
+
+function measure(p: CorpusProject): Row {
+  const dir = join(WORK, p.name.replace(/[@/]/g, "_"));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  p.fetch(dir);
+  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.guard/\n");
+  must(["git", "init", "-q", "-b", "main"], dir);
+  must(["git", "add", "-A"], dir);
+  must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
+  const row: Row = { project: p, init: "ok" };
+  row.plainMs = run(p.plain, dir).ms;
+  const index = run([GUARD, "index", "--json"], dir);
+  if (index.code !== 0) return { ...row, init: `index failed: ${(index.err || index.out).trim().split("\n")[0]}` };
+  const ev = run([GUARD, "evidence", "--json"], dir);
+  row.evidenceMs = ev.ms;
+  let report: { ok?: boolean; data?: { tests?: { total: number; passed: number }; withoutEvidence?: string[] }; error?: { message: string } } = {};
   try {
-    dir = p.fetch();
-  } catch (e) {
-    row.init = "not fetched";
-    row.notes = String(e instanceof Error ? e.message : e).split("\n")[0]!.slice(0, 160);
-    return row;
+    report = JSON.parse(ev.out);
+  } catch {
+    return { ...row, init: `evidence failed: ${(ev.err || ev.out).trim().split("\n")[0]?.slice(0, 160)}` };
   }
-  sh(p.plain, dir, true); // warm caches
-  let t = performance.now();
-  sh(p.plain, dir, true);
-  row.plainS = (performance.now() - t) / 1000;
-  const graph = await openGraph(dir);
-  try {
-    await indexRepository(dir, graph);
-    t = performance.now();
-    const ev = await recordEvidence(dir, { graph });
-    row.recordS = (performance.now() - t) / 1000;
-    row.init = ev.ok ? "ok" : `checks failed: ${ev.checks.filter((c) => !c.ok).map((c) => c.name).join(", ")}`;
-    row.tests = ev.tests.total;
-    row.passed = ev.tests.passed;
-    row.withEvidence = ev.tests.passed === 0 ? "—" : `${(((ev.tests.passed - ev.withoutEvidence.length) / ev.tests.passed) * 100).toFixed(1)}%`;
-    row.ratio = `${(row.recordS / row.plainS).toFixed(2)}×`;
-    row.notes = ev.notes.filter((n) => !n.startsWith("coverage core")).join("; ").slice(0, 200);
-    // The selection answers on the unchanged tree (a smoke check that check runs on it at all).
-    const s = await runCheck(dir, { ignorePeriodic: true });
-    if (s.fault) row.notes = `${row.notes}${row.notes ? "; " : ""}check fault: ${s.fault.code}`;
-  } catch (e) {
-    row.notes = String(e instanceof Error ? e.message : e).split("\n")[0]!.slice(0, 200);
-  } finally {
-    await graph.close();
+  if (!report.data?.tests) return { ...row, init: `evidence failed: ${report.error?.message ?? "no report"}` };
+  row.tests = report.data.tests.total;
+  row.passing = report.data.tests.passed;
+  row.withEvidence = row.passing - (report.data.withoutEvidence?.length ?? 0);
+  if (report.ok === false) row.init = "evidence self-check failed";
+
+  // One-function edit: a comment at the end of a line inside a function.
+  const file = join(dir, p.edit.file);
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(p.edit.anchor)) return { ...row, note: `edit anchor not found in ${p.edit.file}` };
+  writeFileSync(file, text.replace(p.edit.anchor, p.edit.anchor + comment(p.ecosystem)));
+  const first = run([GUARD, "check", "--json"], dir);
+  const sel = JSON.parse(first.out).data as { level: string; tests: unknown[]; estimate: { totalTests: number } };
+  row.level = sel.level;
+  row.selected = `${sel.tests.length} / ${sel.estimate.totalTests}`;
+  const uncached: number[] = [first.ms];
+  // A new edit each time defeats the cache; the cached figure repeats the same tree.
+  for (let i = 1; i < 5; i++) {
+    writeFileSync(file, text.replace(p.edit.anchor, p.edit.anchor + comment(p.ecosystem) + i));
+    uncached.push(run([GUARD, "check", "--json"], dir).ms);
   }
-  console.log(JSON.stringify(row));
+  row.checkMs = median(uncached);
+  row.cachedMs = median([0, 1, 2, 3, 4].map(() => run([GUARD, "check", "--json"], dir).ms));
+  must(["git", "commit", "-qam", "corpus edit"], dir);
+  writeFileSync(file, readFileSync(file, "utf8").replace(p.edit.anchor, `${p.edit.anchor} `));
+  row.afterCommitMs = run([GUARD, "check", "--json"], dir).ms;
   return row;
 }
 
-interface MutantRow {
-  name: string;
-  mutants: number;
-  killed: number;
-  escapes: number;
-  runAll: number;
-  savedPct: string;
-}
-
-/**
- * Python only: MUTANTS functions with recorded coverage, picked by a fixed hash of their ids, each mutated
- * by turning its first `return` into `raise RuntimeError(...)`. Ground truth is the full suite on the
- * mutant; an escape is a mutant some test kills but no selected test is among the killers.
- */
-async function mutants(p: CorpusProject, n: number): Promise<MutantRow | undefined> {
-  if (p.ecosystem !== "python") return undefined;
-  const dir = join(WORK, p.name);
-  if (!existsSync(join(dir, ".git"))) return undefined;
-  const row: MutantRow = { name: p.name, mutants: 0, killed: 0, escapes: 0, runAll: 0, savedPct: "—" };
-  const graph = await openGraph(dir);
-  let fns: { id: string; file: string; start: number; end: number }[];
-  try {
-    const { rows } = await graph.roQuery("MATCH (f:Function)-[:COVERED_BY]->(:Test) WHERE f.qualname <> '<module>' AND f.start IS NOT NULL RETURN DISTINCT f.id AS id, f.file AS file, f.start AS start, f.end AS end");
-    fns = rows.map((r) => ({ id: String(r.id), file: String(r.file), start: Number(r.start), end: Number(r.end) })).filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|conftest\.py$/.test(f.file));
-  } finally {
-    await graph.close();
-  }
-  const hash = (s: string) => Bun.hash(`corpus-20261201:${s}`).toString(16).padStart(16, "0");
-  fns.sort((a, b) => (hash(a.id) < hash(b.id) ? -1 : 1));
-  const saved: number[] = [];
-  for (const f of fns) {
-    if (row.mutants >= n) break;
-    const path = join(dir, f.file);
-    const text = readFileSync(path, "utf8");
-    const lines = text.split("\n");
-    const at = lines.findIndex((l, i) => i >= f.start - 1 && i < f.end && /^\s+return\b/.test(l));
-    if (at < 0) continue;
-    lines[at] = lines[at]!.replace(/return\b.*/, 'raise RuntimeError("guard corpus mutant")');
-    writeFileSync(path, lines.join("\n"));
-    try {
-      const full = sh([...p.plain, "-rfE"], dir, true);
-      const killers = new Set([...full.out.matchAll(/^(?:FAILED|ERROR) (\S+?)(?: - |$)/gm)].map((m) => pytestSelector(m[1]!)));
-      row.mutants++;
-      if (killers.size === 0) continue;
-      row.killed++;
-      const sel = await runCheck(dir, { ignorePeriodic: true });
-      if (sel.runAll) row.runAll++;
-      const chosen = new Set(sel.tests.map((t) => t.selector));
-      if (!sel.runAll && ![...killers].some((k) => chosen.has(k))) row.escapes++;
-      saved.push(sel.estimate.savedRatio);
-    } finally {
-      writeFileSync(path, text);
-    }
-  }
-  if (saved.length > 0) row.savedPct = `${((saved.reduce((a, b) => a + b, 0) / saved.length) * 100).toFixed(1)}%`;
-  console.log(JSON.stringify(row));
-  return row;
-}
-
-const only = process.argv[2] === "--mutants" ? undefined : process.argv[2];
-const MUTANTS = Number(process.env.MUTANTS ?? 8);
-if (process.argv.includes("--mutants")) {
-  const mrows: MutantRow[] = [];
-  for (const p of CORPUS) {
-    const r = await mutants(p, MUTANTS);
-    if (r) mrows.push(r);
-  }
-  const md = `
-## Mutants (Python rows, ${new Date().toISOString().slice(0, 10)})
-
-\`bun bench/corpus.ts --mutants\` (MUTANTS=${MUTANTS} per project): functions with recorded coverage outside the tests, picked by a
-fixed hash of their ids; each mutant turns the function's first \`return\` into \`raise RuntimeError(...)\` (not the frozen
-generator of bench/selection). Ground truth: the full suite on the mutant. Escape: killed, no killing test selected.
-Test time saved: guard's own estimate (selected tests' recorded durations against the suite's), mean over killed mutants.
-
-| project | mutants | killed | escapes | full-suite fallbacks | test time saved |
-|---|---:|---:|---:|---:|---:|
-${mrows.map((r) => `| ${r.name} | ${r.mutants} | ${r.killed} | ${r.escapes} | ${r.runAll} | ${r.savedPct} |`).join("\n")}
-`;
-  const file = join(import.meta.dir, "results", "corpus.md");
-  writeFileSync(file, (existsSync(file) ? readFileSync(file, "utf8").replace(/\n## Mutants[\s\S]*$/, "") : "") + md);
-  console.log(md);
-  process.exit(0);
-}
+const only = process.argv.slice(2);
+const chosen = only.length ? CORPUS.filter((p) => only.some((o) => p.name.startsWith(o))) : CORPUS;
 const rows: Row[] = [];
-for (const p of CORPUS) if (!only || p.name === only) rows.push(await measure(p));
-
-const rowLine = (r: Row) => `| ${r.name} | \`${r.pin}\` | ${r.init} | ${r.tests} | ${r.passed} | ${r.withEvidence} | ${r.plainS.toFixed(2)} | ${r.recordS.toFixed(2)} | ${r.ratio} | ${r.notes.replace(/\|/g, "/")} |`;
-const resultsFile = join(import.meta.dir, "results", "corpus.md");
-if (only && existsSync(resultsFile)) {
-  // One project re-measured: its row replaces the old one (or joins the table), the rest is kept.
-  const lines = readFileSync(resultsFile, "utf8").split("\n");
-  for (const r of rows) {
-    const at = lines.findIndex((l) => l.startsWith(`| ${r.name} |`));
-    if (at >= 0) lines[at] = rowLine(r);
-    else {
-      let last = -1;
-      lines.forEach((l, i) => {
-        if (l.startsWith("| ") && lines.slice(0, i).some((x) => x.startsWith("| project | pinned"))) last = i;
-      });
-      lines.splice(last + 1, 0, rowLine(r));
-    }
+for (const p of chosen) {
+  process.stderr.write(`corpus: ${p.name} ${p.version}\n`);
+  try {
+    rows.push(measure(p));
+  } catch (e) {
+    rows.push({ project: p, init: `set-up failed: ${e instanceof Error ? e.message.split("\n")[0]!.slice(0, 160) : e}` });
   }
-  writeFileSync(resultsFile, lines.join("\n"));
 }
-if (!only) {
-  const load = loadavg().map((l) => l.toFixed(1)).join(" / ");
-  const md = `# Real-project corpus
 
-Command: \`bun bench/corpus.ts\`. Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, shared with other builds and tests
-(load average at the end: ${load}). Date: ${new Date().toISOString().slice(0, 10)}. One run each (no medians): overhead figures are noisy.
-Projects pinned to one version each, fetched with the registry's own client (\`go mod download\`, \`pip download --no-binary :all:\`),
-copied into git-ignored bench/.work/corpus/ and never committed. "init" is \`guard index\` + \`guard evidence\` with its self-checks.
-
-| project | pinned | init | tests | passed | passing tests with evidence | plain (s) | evidence (s) | overhead | notes |
-|---|---|---|---:|---:|---:|---:|---:|---:|---|
-${rows.map(rowLine).join("\n")}
-
-Not measured yet (the issue's full table): 30 mutants per project from bench/selection's frozen generator with
-full-suite ground truth, end-to-end time saved, and any JS/TS row (none attempted yet: npm tarballs often leave
-their tests out, so each candidate needs checking first). The mutants section below is a smaller, simpler check.
-`;
-  writeFileSync(resultsFile, md);
-  console.log(md);
-}
+const s = (ms?: number) => (ms === undefined ? "—" : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const line = (r: Row) =>
+  `| ${r.project.name} ${r.project.version} | ${r.project.ecosystem} | ${r.project.style} | ${r.init} | ${r.passing ?? "—"} / ${r.tests ?? "—"} | ${r.withEvidence === undefined ? "—" : `${r.withEvidence} (${((100 * r.withEvidence) / Math.max(1, r.passing!)).toFixed(1)}%)`} | ${s(r.plainMs)} | ${s(r.evidenceMs)}${r.plainMs && r.evidenceMs ? ` (${(r.evidenceMs / r.plainMs).toFixed(1)}×)` : ""} | ${r.level ?? "—"} ${r.selected ?? ""} | ${s(r.checkMs)} | ${s(r.cachedMs)} | ${s(r.afterCommitMs)} |${r.note ? ` ${r.note}` : ""}`;
+const HEADER = "| project | eco | suite | guard index + evidence | passing / tests | passing with evidence | plain suite | guard evidence | level, selected on a one-function edit | guard check | cached | after a commit |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8").split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| project") && !rows.some((r) => l.startsWith(`| ${r.project.name} `))) : [];
+const order = (l: string) => CORPUS.findIndex((p) => l.startsWith(`| ${p.name} `));
+const body = [...old, ...rows.map(line)].sort((a, b) => order(a) - order(b));
+mkdirSync(dirname(RESULTS), { recursive: true });
+const notes = existsSync(RESULTS) && readFileSync(RESULTS, "utf8").includes("\n## Notes") ? readFileSync(RESULTS, "utf8").slice(readFileSync(RESULTS, "utf8").indexOf("\n## Notes")) : "";
+writeFileSync(
+  RESULTS,
+  `# Real-project corpus (bench/corpus.ts)\n\nLast run: ${hostname()}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" / ")}, ${new Date().toISOString().slice(0, 16)} UTC; compiled dist/guard. Wall times are single runs except guard check (median of 5 edits) and its cached figure (median of 5).\n\n${HEADER}\n${body.join("\n")}\n${notes}`,
+);
+console.log(readFileSync(RESULTS, "utf8"));

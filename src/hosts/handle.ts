@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { combine } from "../decide/decision.ts";
+import { redactForLog } from "../decide/leak/scan.ts";
 import { appendEvent } from "../state/events.ts";
 import { guardHome } from "../state/paths.ts";
 import { resolveWorkspace, type WorkspaceFound, type WorkspaceRefused } from "../state/workspace.ts";
@@ -10,6 +11,7 @@ import { describeError, isGuardError, systemTodo } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { pickString, unknownTool } from "./payload.ts";
 import { checkEdit } from "./edit-check.ts";
+import { leakInLoop } from "./leak-check.ts";
 import { checkShell } from "./shell-check.ts";
 import { awaitRun, confirmRun, putBackUnrun, savedNotice } from "./consent.ts";
 import { findEvent, findHost } from "./registry.ts";
@@ -66,12 +68,12 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
       else verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
       ev = decoded.event;
-      verdict = await decide(host, ev);
+      verdict = leakInLoop(host, ev, await decide(host, ev));
     }
   } catch (e) {
     verdict = internalError(ev, e);
   }
-  verdict = askOrBlock(host, verdict);
+  verdict = askOrBlock(host, sanitizeOrAsk(host, verdict));
   let answer: HookAnswer;
   try {
     answer = host.encode(verdict, ev);
@@ -139,6 +141,8 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
     }
     case "stop":
       return decideStop(host, ev, ws);
+    case "pre-read":
+      return { decision: "ALLOW", code: "READ_OK", reason: "no secret file and no credential in what is read (leak-check.ts)" };
     default:
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
   }
@@ -203,6 +207,13 @@ function internalError(ev: HookEvent, e: unknown): HookVerdict {
   return { decision: "ALLOW", code: "HOOK_INTERNAL", reason: `guard failed: ${why}`, userMessage: `guard: ${why}` };
 }
 
+/** SANITIZE reaches a host only with the input to run instead, and only one that takes it back; elsewhere it is ASK. */
+function sanitizeOrAsk(host: HostRecord, v: HookVerdict): HookVerdict {
+  if (v.decision !== "SANITIZE" || (host.updatesInput && v.updatedInput)) return v;
+  const { updatedInput: _, ...rest } = v;
+  return { ...rest, decision: "ASK" };
+}
+
 /** A host that cannot put a question to the human gets BLOCK, with the reason saying a human has to decide. */
 function askOrBlock(host: HostRecord, v: HookVerdict): HookVerdict {
   if (v.decision !== "ASK" || host.canAsk) return v;
@@ -221,10 +232,10 @@ function finish(started: number, ev: HookEvent, verdict: HookVerdict, answer: Ho
       event: ev.event,
       session: ev.sessionId ?? null,
       tool: ev.tool,
-      ...(ev.filePaths?.length ? { files: ev.filePaths.map((p) => resolve(ev.cwd, p)) } : {}),
+      ...(ev.filePaths?.length ? { files: ev.filePaths.map((p) => redactForLog(resolve(ev.cwd, p))) } : {}),
       decision: verdict.decision,
       code: verdict.code,
-      reason: verdict.reason.split("\n")[0],
+      reason: redactForLog(verdict.reason.split("\n")[0] ?? ""),
       latencyMs,
       ...(extra.level ? { level: extra.level, cached: extra.cached, ran: extra.ran } : {}),
     });
