@@ -79,12 +79,12 @@ describe("Claude Code runs guard's hooks", () => {
   }, 180_000);
 
   test("ASK: in a non-interactive session Claude Code refuses the command and the model gets guard's question", async () => {
-    const { root, home } = project({ "a.txt": "a\n", "b.txt": "b\n" });
-    const s = await runClaude(root, home, once(bash('for f in a.txt b.txt; do rm "$f"; done'), say("ok")), { allowedTools: ["Bash"] });
+    const { root, home } = project();
+    const s = await runClaude(root, home, once(bash("kubectl delete pod web && touch deleted"), say("ok")), { allowedTools: ["Bash"] });
     expect(s.tools[0]!.isError).toBe(true);
-    expect(s.tools[0]!.text).toContain("guard:");
-    expect(existsSync(join(root, "a.txt")) && existsSync(join(root, "b.txt"))).toBe(true);
-    expect(s.shown.join("\n")).not.toContain("a.txt"); // nothing claims a save that did not happen
+    expect(s.tools[0]!.text).toContain("[SHELL_IRREVERSIBLE]"); // guard's question is what the model reads
+    expect(s.lines.some((l) => l.type === "system" && l.subtype === "permission_denied" && l.decision_reason_type === "hook")).toBe(true);
+    expect(existsSync(join(root, "deleted"))).toBe(false);
   }, 180_000);
 
   test("an Edit that removes what a human decision protects is asked about; non-interactively it does not happen", async () => {
