@@ -6,15 +6,13 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
-import { guard, guardOnPath, makeRepo } from "../helpers/repo.ts";
+import { guard, guardOnPath } from "../helpers/repo.ts";
+import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-import { auditLog, bash, call, contextTexts, newHome, runClaude, say } from "./claude-session.ts";
+import { bash, call, contextTexts, runClaude, say } from "./claude-session.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 
-const CALC = "def add(a, b):\n    return a + b\n";
-const TESTS = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
-const PY = { "calc.py": CALC, "test_calc.py": TESTS, "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n' };
 
 let bin = "";
 beforeAll(() => {
@@ -22,14 +20,7 @@ beforeAll(() => {
   bin = guardOnPath();
 }, 600_000);
 
-/** A repository with guard's Claude Code hooks installed the way a user installs them. */
-function project(files: Record<string, string> = { "README.md": "demo\n" }, scope: string[] = []) {
-  const root = makeRepo(files);
-  const home = newHome();
-  const r = guard(["hook", "install", "--host", "claude-code", ...scope], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } });
-  expect(r.code).toBe(0);
-  return { root, home };
-}
+const project = (files?: Record<string, string>) => installedProject("claude-code", bin, files);
 
 const once = (...turns: ReturnType<typeof say>[]) => (turn: number) => turns[turn];
 

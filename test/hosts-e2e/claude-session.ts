@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { GIT_ENV } from "../helpers/repo.ts";
 import { startAnthropicStandIn, type MessagesRequest, type ScriptedBlock } from "./anthropic-stand-in.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
@@ -97,15 +94,4 @@ export function contextTexts(req: MessagesRequest): string[] {
     for (const c of content) if (c.type === "text" && typeof c.text === "string") out.push(c.text);
   }
   return out;
-}
-
-export function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), "guard-host-home-"));
-  mkdirSync(join(home, ".claude"), { recursive: true });
-  return home;
-}
-
-export function auditLog(root: string): Record<string, any>[] {
-  const p = join(root, ".guard", "events.jsonl");
-  return existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
 }

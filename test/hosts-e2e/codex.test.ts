@@ -4,13 +4,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { guard, guardOnPath, makeRepo } from "../helpers/repo.ts";
+import { guard, guardOnPath } from "../helpers/repo.ts";
+import { auditLog, CALC, installedProject, PY } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-import { auditLog, newHome } from "./claude-session.ts";
 import { exec, reply, runCodex } from "./codex-session.ts";
 
-const CALC = "def add(a, b):\n    return a + b\n";
-const PY = { "calc.py": CALC, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n", "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n' };
 
 let bin = "";
 beforeAll(() => {
@@ -19,12 +17,7 @@ beforeAll(() => {
 }, 600_000);
 
 /** guard's Codex hooks as a user installs them: .codex/hooks.json (committed, so guard is found on PATH). */
-function project(files: Record<string, string> = { "README.md": "demo\n" }) {
-  const root = makeRepo(files);
-  const home = newHome();
-  expect(guard(["hook", "install", "--host", "codex"], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } }).code).toBe(0);
-  return { root, home };
-}
+const project = (files?: Record<string, string>) => installedProject("codex", bin, files);
 const turns = (...t: ReturnType<typeof reply>[]) => (turn: number) => t[turn];
 
 describe("Codex CLI runs guard's hooks", () => {

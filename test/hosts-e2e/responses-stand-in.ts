@@ -1,3 +1,5 @@
+import { loopback } from "./projects.ts";
+
 // A stand-in for the OpenAI Responses API (what Codex CLI talks to through a model provider's base_url):
 // a loopback server answering POST <base>/responses with the streaming SSE events Codex reads
 // (response.created, response.output_item.done for each item, response.completed). The model's turns are
@@ -20,15 +22,9 @@ const outputText = (o: unknown): string => (typeof o === "string" ? o : Array.is
 
 export function startResponsesStandIn(script: (turn: number, req: ResponsesRequest) => ResponsesItem[] | undefined): ResponsesStandIn {
   const requests: ResponsesRequest[] = [];
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (req.method !== "POST" || !url.pathname.endsWith("/responses")) {
-        if (url.pathname.endsWith("/models")) return Response.json({ object: "list", data: [], models: [] });
-        return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
-      }
+  const server = loopback(
+    async (req, url) => {
+      if (!url.pathname.endsWith("/responses")) return new Response("{}", { status: 404 });
       const body = (await req.json()) as any;
       const outputs = (Array.isArray(body.input) ? body.input : []).filter((i: any) => i?.type === "function_call_output").map((i: any) => ({ callId: i.call_id, output: outputText(i.output) }));
       const seen: ResponsesRequest = { body, outputs };
@@ -49,6 +45,7 @@ export function startResponsesStandIn(script: (turn: number, req: ResponsesReque
       out += ev({ type: "response.completed", response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
       return new Response(out, { headers: { "content-type": "text/event-stream" } });
     },
-  });
-  return { url: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop(true) };
+    (url) => (url.pathname.endsWith("/models") ? Response.json({ object: "list", data: [], models: [] }) : new Response("{}", { status: 404 })),
+  );
+  return { url: `${server.base}/v1`, requests, stop: server.stop };
 }

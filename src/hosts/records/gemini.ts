@@ -84,11 +84,17 @@ export const gemini: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
-  gaps: ["cannot ask: an ask becomes a block", "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs"],
+  gaps: [
+    "cannot ask: an ask becomes a block",
+    "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs",
+    "project hooks in .gemini/settings.json load only in a trusted folder",
+    "a save before a command is not told to the user, and guard does not yet confirm through AfterTool that the command ran (a refused command's save stays in the trash; the undo is in `guard trash list`)",
+  ],
   facts: [
     { fact: "hooks in settings.json; exit 2 blocks with stderr as the reason; other exits warn and continue", status: "verified", source: "geminicli.com/docs/hooks/reference" },
     { fact: "BeforeTool / AfterAgent events; run_shell_command tool", status: "verified", source: "geminicli.com/docs/hooks" },
-    { fact: "AfterAgent {decision:deny,reason} forces another turn", status: "third-party", source: "Google developers blog on Gemini CLI hooks" },
+    { fact: "AfterAgent {decision:deny,reason} forces another turn", status: "verified", source: "test/hosts-e2e/gemini.test.ts (0.61.0)" },
+    { fact: "0.61.0 run here against a Gemini API stand-in (GOOGLE_GEMINI_BASE_URL, security.auth.selectedType gemini-api-key): project hooks load only in a trusted folder (~/.gemini/trustedFolders.json); exit 2 from BeforeTool reaches the model as \"Tool execution blocked: <stderr>\" and the tool does not run", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
     { fact: "timeouts are in milliseconds", status: "unverified" },
   ],
 };
