@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { guard, guardOnPath } from "../helpers/repo.ts";
+import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
 import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { bash, call, contextTexts, runClaude, say } from "./claude-session.ts";
@@ -21,6 +22,7 @@ beforeAll(() => {
 }, 600_000);
 
 const project = (files?: Record<string, string>) => installedProject("claude-code", bin, files);
+const installedProjectShared = () => installedProject("claude-code", bin, { "README.md": "r\n" }, ["--shared"]);
 
 const once = (...turns: ReturnType<typeof say>[]) => (turn: number) => turns[turn];
 
@@ -156,6 +158,16 @@ describe("Claude Code runs guard's hooks", () => {
     expect(readFileSync(file, "utf8")).toBe(CALC);
     expect(subTurns).toBeGreaterThan(1);
   }, 240_000);
+
+  test("--shared (a committed .claude/settings.json): the real CLI finds guard on PATH; without guard every tool call is refused with the install line", async () => {
+    const { root, home } = installedProjectShared();
+    const found = await runClaude(root, home, once(bash("git push --force"), say("ok")), { allowedTools: ["Bash"], path: [bin] });
+    expect(found.tools[0]!.text).toContain("[SHELL_GIT_FORCE_PUSH]");
+    const missing = await runClaude(root, home, once(bash("touch ran"), say("ok")), { allowedTools: ["Bash"], env: { PATH: "/usr/bin:/bin" } });
+    expect(missing.tools[0]!.isError).toBe(true);
+    expect(missing.tools[0]!.text).toContain(MISSING_GUARD);
+    expect(existsSync(join(root, "ran"))).toBe(false);
+  }, 180_000);
 
   test("a damaged settings file: Claude Code ignores it and runs the command unchecked; guard says so", async () => {
     const { root, home } = project({ "src/a.py": "x = 1\n" });
