@@ -73,7 +73,7 @@ describe("Claude Code runs guard's hooks", () => {
 
   test("ASK: in a non-interactive session Claude Code refuses the command and the model gets guard's question", async () => {
     const { root, home } = project();
-    const s = await runClaude(root, home, once(bash("kubectl delete pod web && touch deleted"), say("ok")), { allowedTools: ["Bash"] });
+    const s = await runClaude(root, home, once(bash("helm uninstall web && touch deleted"), say("ok")), { allowedTools: ["Bash"] });
     expect(s.tools[0]!.isError).toBe(true);
     expect(s.tools[0]!.text).toContain("[SHELL_IRREVERSIBLE]"); // guard's question is what the model reads
     expect(s.lines.some((l) => l.type === "system" && l.subtype === "permission_denied" && l.decision_reason_type === "hook")).toBe(true);

@@ -43,7 +43,7 @@ describe("Codex CLI runs guard's hooks", () => {
 
   test("ASK: Codex cannot ask, so the command is blocked with the reason saying a human has to decide", async () => {
     const { root, home } = project();
-    const s = await runCodex(root, home, turns(exec("kubectl delete pod web && touch deleted"), reply("ok")), [bin]);
+    const s = await runCodex(root, home, turns(exec("helm uninstall web && touch deleted"), reply("ok")), [bin]);
     expect(s.outputs[0]).toContain("[SHELL_IRREVERSIBLE]");
     expect(s.outputs[0]).toContain("Codex CLI cannot ask");
     expect(existsSync(join(root, "deleted"))).toBe(false);

@@ -42,7 +42,7 @@ describe("Gemini CLI runs guard's hooks", () => {
 
   test("ASK: Gemini CLI cannot ask, so the command is blocked with the reason saying a human has to decide", async () => {
     const { root, home } = project();
-    const s = await runGemini(root, home, turns(shell("kubectl delete pod web && touch deleted"), text("ok")), [bin]);
+    const s = await runGemini(root, home, turns(shell("helm uninstall web && touch deleted"), text("ok")), [bin]);
     expect(s.results[0]!.output).toContain("Gemini CLI cannot ask");
     expect(existsSync(join(root, "deleted"))).toBe(false);
   }, 180_000);

@@ -75,6 +75,11 @@ export const codex: HostRecord = {
     return verdict.userMessage ? json(tell) : silent();
   },
   confirmsRun: "post-tool",
+  tools: [
+    ...(["Bash", "shell", "local_shell", "exec_command", "container.exec"] as const).map((tool) => ({ event: "pre-tool-use", tool, payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { command: tool === "shell" ? ["bash", "-lc", "ls"] : "ls" } }, becomes: "pre-shell" as const })),
+    { event: "pre-tool-use", tool: "apply_patch", payload: { session_id: "s", cwd: "$ROOT", tool_name: "apply_patch", tool_input: { command: ["*** Begin Patch", "*** Update File: a.py", "@@", "-a", "+b", "*** End Patch", ""].join("\n") } }, becomes: "pre-edit" },
+    { event: "pre-tool-use", tool: "view_image", payload: { session_id: "s", cwd: "$ROOT", tool_name: "view_image", tool_input: { path: "a.png" } }, becomes: "not-gated" },
+  ],
   gaps: [
     "cannot ask: an ask becomes a block that says a human has to decide",
     "project hooks in .codex/ load only in a trusted project, and Codex runs a new or changed hook only after it was trusted in /hooks: until then guard's hooks are skipped without a word (after install, open codex and trust them)",

@@ -84,6 +84,14 @@ export const gemini: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    ...(["run_shell_command", "write_file", "replace", "read_file"] as const).map((tool) => ({
+      event: "before-tool",
+      tool,
+      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { ...(tool === "read_file" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", content: "x", old_string: "a", new_string: "b" } },
+      becomes: tool === "run_shell_command" ? ("pre-shell" as const) : tool === "read_file" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: [
     "cannot ask: an ask becomes a block",
     "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs",
