@@ -27,6 +27,7 @@ describe("Gemini CLI runs guard's hooks", () => {
     expect(s.results[0]!.status).toBe("success");
     expect(existsSync(join(root, "build"))).toBe(false);
     const txid = auditLog(root).find((e) => e.type === "shell.compensated")!.recoveries[0].txid;
+    expect(auditLog(root).find((e) => e.type === "shell.run-confirmed")?.txids).toEqual([txid]); // AfterTool: it ran
     expect(guard(["trash", "restore", txid], root).code).toBe(0);
     expect(readFileSync(join(root, "build", "report.txt"), "utf8")).toBe("keep me\n");
   }, 180_000);
