@@ -66,6 +66,7 @@ export const opencode: HostRecord = {
   ],
   gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
   facts: [
+    { fact: "not yet run in test/hosts-e2e (an OpenAI-compatible provider in opencode.json would reach a local stand-in); the plugin is exercised by importing it in test/hosts/install.test.ts", status: "unverified" },
     { fact: "project plugins in .opencode/plugins/, global in ~/.config/opencode/plugins/, loaded at start", status: "verified", source: "opencode.ai/docs/plugins" },
     { fact: "tool.execute.before(input, output): throwing blocks the tool; input.tool, output.args", status: "third-party", source: "opencode plugin guides (tessl, mintlify mirror of the docs)" },
     { fact: "session.idle event", status: "verified", source: "opencode.ai/docs/plugins" },
