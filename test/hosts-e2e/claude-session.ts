@@ -95,3 +95,6 @@ export function contextTexts(req: MessagesRequest): string[] {
   }
   return out;
 }
+
+/** Kept here too for tests that take the session helpers from this file. */
+export { auditLog, newHome } from "./projects.ts";

@@ -11,6 +11,7 @@ import { placeBack } from "./place.ts";
 import { leftovers } from "./status.ts";
 import { measure } from "./tree.ts";
 import { newTxid } from "./txid.ts";
+import { redactForLog } from "../../decide/leak/scan.ts";
 
 export interface RelocateOptions {
   reason: string;
@@ -53,6 +54,9 @@ export function trashBytes(root: string): number {
 export function relocate(root: string, paths: string[], opts: RelocateOptions): TrashManifest {
   ensureStateDir(root);
   const txid = newTxid();
+  // One directory per item keeps names apart; a large transaction (a find -delete of thousands of files)
+  // names them items/<n>-<name> instead: 30,000 directories cost more than the saves themselves.
+  const sep = paths.length > 256 ? "-" : "/";
   const items: TrashItem[] = paths.map((original, n) => {
     let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
     try {
@@ -60,7 +64,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     } catch {
       // Missing (or vanishing while measured): the move below records it as missing.
     }
-    return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${n}${sep}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -72,7 +76,8 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
       "E_TRASH_FULL",
     );
   }
-  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: opts.reason, command: opts.command, root, state: "intent", items, updatedAt: "" };
+  // The reason and the command may carry what a user typed; the manifest keeps only the exact paths, to restore to.
+  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: redactForLog(opts.reason), command: opts.command === undefined ? undefined : redactForLog(opts.command), root, state: "intent", items, updatedAt: "" };
   const unlock = create(root, m);
   try {
     return fill(root, m, opts);
@@ -106,9 +111,13 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   const { txid, items } = m;
   const dir = txDir(root, txid);
   const adding = items.reduce((s, i) => s + i.bytes, 0);
-  appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
+  appendEvent(root, { type: "trash.intent", txid, reason: m.reason, paths: items.slice(0, 100).map((i) => redactForLog(relative(root, i.original))), count: items.length });
 
-  const every = items.length > 256 ? 64 : 1;
+  // Progress is written after every item of a small transaction only: a "pending" item is settled from
+  // the disk (status.ts), and rewriting a 30,000-item manifest as it went made a large find -delete quadratic.
+  const progress = () => {
+    if (items.length <= 256) writeManifest(root, m);
+  };
   try {
     for (const it of items) {
       if (!lstatSync(it.original, { throwIfNoEntry: false })) {
@@ -121,7 +130,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
         copyVerified(it.original, to, leave);
         it.state = "kept";
         it.method = leave;
-        if (it.n % every === 0) writeManifest(root, m);
+        progress();
         continue;
       }
       try {
@@ -140,7 +149,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
         throw e;
       }
       it.state = "moved";
-      if (it.n % every === 0) writeManifest(root, m);
+      progress();
     }
   } catch (e) {
     rollBack(root, m);

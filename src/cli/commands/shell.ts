@@ -17,7 +17,7 @@ export const shell: CommandSpec = {
     { flags: "--json", description: "Print the verdict as JSON" },
     { flags: "--apply", description: "Compensate now: move or copy the targets into the trash, snapshot before a git overwrite" },
     { flags: "--dry-run", description: "Only classify (the default; kept for scripts that pass it)" },
-    { flags: "--root <dir>", description: "The workspace (default: the repository around --cwd)" },
+    { flags: "--root <dir>", description: "The workspace (default: GUARD_WORKSPACE, else the repository around --cwd; never /, home or a system folder)" },
   ],
   examples: [
     "guard shell check -- rm -rf build",
@@ -32,6 +32,8 @@ export const shell: CommandSpec = {
     const { resolve } = await import("node:path");
     const command = joinArgv(words);
     const cwd = resolve(options.cwd ?? ".");
+    const { statSync } = await import("node:fs");
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError(`no such directory: ${cwd}`, "--cwd names the directory the command would run in", undefined, EXIT.USAGE, "E_USAGE");
     const ctx = { cwd, root: options.root ? resolve(String(options.root)) : undefined, env: process.env.HOME ? { HOME: process.env.HOME } : undefined };
     const dryRun = options.apply !== true || options.dryRun === true;
     const verdict = dryRun

@@ -4,7 +4,7 @@ import type { Decision, Recovery } from "../decision.ts";
 export interface ShellContext {
   /** The directory the command runs in (absolute, or relative to process.cwd()). */
   cwd: string;
-  /** The workspace (repository top). Default: the repository containing cwd, else cwd. */
+  /** An explicitly configured workspace. Default: GUARD_WORKSPACE, else the repository containing cwd (else none). */
   root?: string;
   /** Variables guard may expand (`$HOME`, `$PWD`, ...). Anything not here is undeterminable. */
   env?: Record<string, string>;
@@ -38,11 +38,13 @@ export interface Target {
  * - git: a git subcommand; `git` says which and how
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
  * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
+ * - permissions: modes, owners or access lists change (chmod, chown, chgrp, setfacl); `recursive` with -R
+ * - archive: an extraction whose archive guard could not list (what it would overwrite is unknown)
  * - opaque: code an interpreter runs that guard cannot read (`curl … | sh`, `python -c` with a path from a variable)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "opaque" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "permissions" | "archive" | "opaque" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =
@@ -81,8 +83,16 @@ export interface Operation {
   /** Another command earlier in the line changes files guard does not model. */
   afterUnknownEffect: boolean;
   git?: GitDetail;
+  /** permissions: -R, the change reaches everything below the targets. */
+  recursive?: boolean;
   /** The source text of this command. */
   text: string;
+  /** Stage `at` (from 0) of pipeline `id`, which has `of` stages; absent outside a pipeline. */
+  pipe?: { id: number; at: number; of: number };
+  /** `< file`: where its stdin comes from. */
+  stdinFile?: string;
+  /** `> file` / `>> file` / `&> file`: where its stdout goes instead of the terminal. */
+  stdoutFile?: string;
   /** Filled in by the rule table. */
   rule?: string;
   decision?: Decision;
@@ -90,7 +100,7 @@ export interface Operation {
 
 /** One compensation that was done (or, for a dry run, would be done). */
 export interface Compensation {
-  kind: "relocate" | "snapshot";
+  kind: "relocate" | "snapshot" | "save-modes";
   txid: string;
   restore: string;
   /** Paths saved in the trash, or what the snapshot covers. */
@@ -102,8 +112,10 @@ export interface Compensation {
 
 export interface ShellVerdict extends Decision {
   command: string;
-  /** The workspace the command was judged in (real path). */
+  /** The workspace the command was judged in (real path); with `noWorkspace`, only the cwd. */
   root: string;
+  /** Why there is no workspace here (not in a repository, a folder guard never treats as one). */
+  noWorkspace?: { code: string; reason: string };
   /** The directory it runs in (real path). */
   cwd: string;
   operations: Operation[];
@@ -113,4 +125,6 @@ export interface ShellVerdict extends Decision {
   compensations: Compensation[];
   /** Every recovery, when there are several (Decision.recovery holds the first). */
   recoveries?: Recovery[];
+  /** What the line would let out (emission-rules.ts), when anything. */
+  leaks?: Decision[];
 }
