@@ -127,7 +127,7 @@ export const claudeCode: HostRecord = {
       event: "pre-tool-use",
       tool,
       payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: tool === "run_terminal_cmd" ? { lines: ["ls"] } : { ...(tool === "Read" || tool === "BashOutput" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", old_string: "a", new_string: "b", content: "x", edits: [{ old_string: "a", new_string: "b" }], notebook_path: "$ROOT/n.ipynb", new_source: "x" } },
-      becomes: ({ Bash: "pre-shell", Read: "not-gated", BashOutput: "not-gated", run_shell_command: "pre-shell", run_terminal_cmd: "refused" } as const)[tool as "Bash"] ?? "pre-edit",
+      becomes: ({ Bash: "pre-shell", Read: "pre-read", BashOutput: "not-gated", run_shell_command: "pre-shell", run_terminal_cmd: "refused" } as const)[tool as "Bash"] ?? "pre-edit",
     })),
   ],
   gaps: [
