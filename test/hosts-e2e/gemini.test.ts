@@ -2,10 +2,12 @@
 // The one stand-in is the model: a loopback server speaking the Gemini API (gemini-stand-in.ts), reached
 // through GOOGLE_GEMINI_BASE_URL. Assertions are about what Gemini CLI did.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { join } from "node:path";
 import { guard, guardOnPath } from "../helpers/repo.ts";
-import { auditLog, CALC, installedProject, PY } from "./projects.ts";
+import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { runGemini, shell, text } from "./gemini-session.ts";
 
@@ -46,6 +48,20 @@ describe("Gemini CLI runs guard's hooks", () => {
     const s = await runGemini(root, home, turns(shell("helm uninstall web && touch deleted"), text("ok")), [bin]);
     expect(s.results[0]!.output).toContain("Gemini CLI cannot ask");
     expect(existsSync(join(root, "deleted"))).toBe(false);
+  }, 180_000);
+
+  test("an edit (replace) that removes what a human decision protects is blocked: Gemini CLI cannot ask", async () => {
+    const root = mkdtempSync(join(tmpdir(), "guard-host-why-"));
+    buildWhyRepo(root, "block");
+    rmSync(join(root, "test", "payments.test.ts")); // the agent already deleted the regression test
+    const home = newHome();
+    expect(guard(["hook", "install", "--host", "gemini"], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } }).code).toBe(0);
+    const file = join(root, "src", "payments", "charge.ts");
+    const before = readFileSync(file, "utf8");
+    const s = await runGemini(root, home, turns([{ functionCall: { name: "replace", args: { file_path: file, old_string: "    if (existing) return existing;\n", new_string: "", instruction: "simplify" } } }], text("done")), [bin]);
+    expect(s.results[0]!.status).toBe("error");
+    expect(s.results[0]!.output).toContain("condition_removed");
+    expect(readFileSync(file, "utf8")).toBe(before);
   }, 180_000);
 
   test("Stop (AfterAgent) with a failing test: the agent is sent back with the report and fixes it", async () => {
