@@ -73,4 +73,13 @@ describe("Gemini CLI runs guard's hooks", () => {
     expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
     expect(auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.code)).toEqual(["STOP_TESTS_FAILED", "STOP_TESTS_PASSED"]);
   }, 240_000);
+
+  test("Stop on a clean tree that was green before is answered from the cache, without running tests", async () => {
+    const { root, home } = project(PY);
+    await runGemini(root, home, turns(text("looked around")), [bin]);
+    const s = await runGemini(root, home, turns(text("nothing to do")), [bin]);
+    expect(s.exitCode).toBe(0);
+    const stops = auditLog(root).filter((e) => e.type === "hook.stop");
+    expect(stops.map((e) => [e.code, e.ran])).toEqual([["STOP_TESTS_PASSED", true], ["STOP_UNCHANGED_GREEN", false]]);
+  }, 240_000);
 });
