@@ -53,7 +53,7 @@ export function savedNotice(saved: SavedBeforeRun[], putBackIfNotRun: boolean): 
 
 export function awaitRun(root: string, ev: HookEvent, saved: SavedBeforeRun[]): void {
   if (!ev.sessionId || !ev.toolUseId || !saved.some((s) => s.kind === "relocate")) return;
-  const list = load(root).filter((w) => !(w.session === ev.sessionId && w.toolUseId === ev.toolUseId));
+  const list = load(root);
   list.push({ session: ev.sessionId, toolUseId: ev.toolUseId, host: ev.host, command: ev.command ?? "", saved, at: new Date().toISOString() });
   save(root, list);
 }
@@ -62,7 +62,9 @@ export function awaitRun(root: string, ev: HookEvent, saved: SavedBeforeRun[]): 
 export function confirmRun(root: string, ev: HookEvent): void {
   if (!existsSync(file(root))) return;
   const list = load(root);
-  const mine = list.filter((w) => w.session === ev.sessionId && w.toolUseId === ev.toolUseId);
+  // The oldest one only: a host without call ids (Gemini CLI) names a call by its command, which may repeat.
+  const first = list.find((w) => w.session === ev.sessionId && w.toolUseId === ev.toolUseId);
+  const mine = first ? [first] : [];
   if (mine.length === 0) return;
   save(root, list.filter((w) => !mine.includes(w)));
   for (const w of mine) appendEvent(root, { type: "shell.run-confirmed", host: w.host, session: w.session, toolUseId: w.toolUseId, txids: w.saved.map((s) => s.txid) });

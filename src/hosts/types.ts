@@ -112,6 +112,17 @@ export interface VerifiedFact {
   source?: string;
 }
 
+/**
+ * One tool the host names, with a payload for the record's tool event ("$ROOT" stands for the repository)
+ * and what guard makes of it; test/hosts/tool-examples.test.ts runs every example through the handler.
+ */
+export interface ToolExample {
+  event: string;
+  tool: string;
+  payload: Record<string, unknown>;
+  becomes: GuardEventName | "not-gated" | "refused";
+}
+
 export interface HostRecord {
   id: string;
   name: string;
@@ -131,6 +142,8 @@ export interface HostRecord {
   /** "set": guard writes the host's fail-closed option; "inherent": the host fails closed by itself. */
   failClosed: "set" | "inherent" | "none";
   encode(verdict: HookVerdict, ev: HookEvent): HookAnswer;
+  /** The host's tool names guard knows (and a few it must not mistake), with examples that run as tests. */
+  tools: ToolExample[];
   /**
    * How guard learns that a command it compensated for really ran: "post-tool" = the host's post-tool
    * event (a compensation never confirmed by the end of the turn is put back); "none" = no such event is

@@ -94,7 +94,8 @@ describe("outside a repository there is no workspace", () => {
 
   test("guard shell check in a folder that does not exist says so (not that git is missing)", () => {
     const r = shellCheck(["--cwd", "/nonexistent/guard-faults", "--", "rm", "-rf", "x"]);
-    expect(r.code).toBe(2);
+    // A bad --cwd is a usage error (64): nothing is classified, nothing moves.
+    expect(r.code).toBe(64);
     expect(r.out).toContain("/nonexistent/guard-faults does not exist");
     expect(r.out).not.toContain("install git");
   });

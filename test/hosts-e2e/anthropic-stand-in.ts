@@ -3,6 +3,8 @@
 // The model's turns are scripted by how many tool_result blocks the request carries, so a session is
 // deterministic: turn 0 = the first answer, turn 1 = the answer after the first tool result, and so on.
 
+import { loopback } from "./projects.ts";
+
 export type ScriptedBlock = { type: "text"; text: string } | { type: "tool_use"; name: string; input: Record<string, unknown> };
 
 export interface ToolResultSeen {
@@ -63,15 +65,9 @@ function sse(blocks: ScriptedBlock[], model: string, turn: number): string {
  */
 export function startAnthropicStandIn(script: (turn: number, req: MessagesRequest) => ScriptedBlock[] | undefined): StandIn {
   const requests: MessagesRequest[] = [];
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (req.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
-        if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
-        return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
-      }
+  const server = loopback(async (req, url) => {
+      if (url.pathname.endsWith("/count_tokens")) return Response.json({ input_tokens: 10 });
+      if (!url.pathname.endsWith("/v1/messages")) return new Response("{}", { status: 404 });
       const body = (await req.json()) as any;
       const seen: MessagesRequest = { body, toolResults: toolResults(body) };
       requests.push(seen);
@@ -84,7 +80,6 @@ export function startAnthropicStandIn(script: (turn: number, req: MessagesReques
         return Response.json({ id: `msg_standin_${turn}`, type: "message", role: "assistant", model: body.model, content, stop_reason: content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn", usage: { input_tokens: 10, output_tokens: 5 } });
       }
       return new Response(text, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
-    },
   });
-  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+  return { url: server.base, requests, stop: server.stop };
 }

@@ -6,15 +6,14 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
-import { guard, guardOnPath, makeRepo } from "../helpers/repo.ts";
+import { guard, guardOnPath } from "../helpers/repo.ts";
+import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
+import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-import { auditLog, bash, call, contextTexts, newHome, runClaude, say } from "./claude-session.ts";
+import { bash, call, contextTexts, runClaude, say } from "./claude-session.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 
-const CALC = "def add(a, b):\n    return a + b\n";
-const TESTS = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
-const PY = { "calc.py": CALC, "test_calc.py": TESTS, "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n' };
 
 let bin = "";
 beforeAll(() => {
@@ -22,14 +21,8 @@ beforeAll(() => {
   bin = guardOnPath();
 }, 600_000);
 
-/** A repository with guard's Claude Code hooks installed the way a user installs them. */
-function project(files: Record<string, string> = { "README.md": "demo\n" }, scope: string[] = []) {
-  const root = makeRepo(files);
-  const home = newHome();
-  const r = guard(["hook", "install", "--host", "claude-code", ...scope], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } });
-  expect(r.code).toBe(0);
-  return { root, home };
-}
+const project = (files?: Record<string, string>) => installedProject("claude-code", bin, files);
+const installedProjectShared = () => installedProject("claude-code", bin, { "README.md": "r\n" }, ["--shared"]);
 
 const once = (...turns: ReturnType<typeof say>[]) => (turn: number) => turns[turn];
 
@@ -79,12 +72,12 @@ describe("Claude Code runs guard's hooks", () => {
   }, 180_000);
 
   test("ASK: in a non-interactive session Claude Code refuses the command and the model gets guard's question", async () => {
-    const { root, home } = project({ "a.txt": "a\n", "b.txt": "b\n" });
-    const s = await runClaude(root, home, once(bash('for f in a.txt b.txt; do rm "$f"; done'), say("ok")), { allowedTools: ["Bash"] });
+    const { root, home } = project();
+    const s = await runClaude(root, home, once(bash("helm uninstall web && touch deleted"), say("ok")), { allowedTools: ["Bash"] });
     expect(s.tools[0]!.isError).toBe(true);
-    expect(s.tools[0]!.text).toContain("guard:");
-    expect(existsSync(join(root, "a.txt")) && existsSync(join(root, "b.txt"))).toBe(true);
-    expect(s.shown.join("\n")).not.toContain("a.txt"); // nothing claims a save that did not happen
+    expect(s.tools[0]!.text).toContain("[SHELL_IRREVERSIBLE]"); // guard's question is what the model reads
+    expect(s.lines.some((l) => l.type === "system" && l.subtype === "permission_denied" && l.decision_reason_type === "hook")).toBe(true);
+    expect(existsSync(join(root, "deleted"))).toBe(false);
   }, 180_000);
 
   test("an Edit that removes what a human decision protects is asked about; non-interactively it does not happen", async () => {
@@ -165,6 +158,16 @@ describe("Claude Code runs guard's hooks", () => {
     expect(readFileSync(file, "utf8")).toBe(CALC);
     expect(subTurns).toBeGreaterThan(1);
   }, 240_000);
+
+  test("--shared (a committed .claude/settings.json): the real CLI finds guard on PATH; without guard every tool call is refused with the install line", async () => {
+    const { root, home } = installedProjectShared();
+    const found = await runClaude(root, home, once(bash("git push --force"), say("ok")), { allowedTools: ["Bash"], path: [bin] });
+    expect(found.tools[0]!.text).toContain("[SHELL_GIT_FORCE_PUSH]");
+    const missing = await runClaude(root, home, once(bash("touch ran"), say("ok")), { allowedTools: ["Bash"], env: { PATH: "/usr/bin:/bin" } });
+    expect(missing.tools[0]!.isError).toBe(true);
+    expect(missing.tools[0]!.text).toContain(MISSING_GUARD);
+    expect(existsSync(join(root, "ran"))).toBe(false);
+  }, 180_000);
 
   test("a damaged settings file: Claude Code ignores it and runs the command unchecked; guard says so", async () => {
     const { root, home } = project({ "src/a.py": "x = 1\n" });

@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { GIT_ENV } from "../helpers/repo.ts";
 import { startAnthropicStandIn, type MessagesRequest, type ScriptedBlock } from "./anthropic-stand-in.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
@@ -99,13 +96,5 @@ export function contextTexts(req: MessagesRequest): string[] {
   return out;
 }
 
-export function newHome(): string {
-  const home = mkdtempSync(join(tmpdir(), "guard-host-home-"));
-  mkdirSync(join(home, ".claude"), { recursive: true });
-  return home;
-}
-
-export function auditLog(root: string): Record<string, any>[] {
-  const p = join(root, ".guard", "events.jsonl");
-  return existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-}
+/** Kept here too for tests that take the session helpers from this file. */
+export { auditLog, newHome } from "./projects.ts";

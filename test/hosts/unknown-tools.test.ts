@@ -34,7 +34,7 @@ describe("unknown tool shapes", () => {
   });
 
   test("tools that only read or watch pass", async () => {
-    for (const [tool_name, tool_input] of [["Read", { file_path: join(root, "README.md") }], ["BashOutput", { bash_id: "1" }], ["Grep", { pattern: "x" }]] as const) {
+    for (const [tool_name, tool_input] of [["BashOutput", { bash_id: "1" }], ["Grep", { pattern: "x" }], ["WebFetch", { url: "https://example.invalid" }]] as const) {
       const r = await ask("claude-code", "pre-tool-use", { session_id: "s", cwd: root, tool_name, tool_input });
       expect(r.verdict.code).toBe("HOOK_NOT_GATED");
     }

@@ -62,6 +62,14 @@ export const antigravity: HostRecord = {
     return json({ decision: "allow" });
   },
   confirmsRun: "none",
+  tools: [
+    ...(["run_command", "write_to_file", "replace_file_content", "view_file"] as const).map((tool) => ({
+      event: "pre-tool-use",
+      tool,
+      payload: { sessionId: "s", cwd: "$ROOT", toolCall: { name: tool, args: { ...(tool === "view_file" ? {} : { CommandLine: "ls" }), Cwd: "$ROOT", TargetFile: "$ROOT/a.py", CodeContent: "x" } } },
+      becomes: tool === "run_command" ? ("pre-shell" as const) : tool === "view_file" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: ["a parse error in .agents/hooks.json drops the whole file: guard refuses to edit a file it cannot parse", "allow does not suppress agy's own review prompt"],
   facts: [
     { fact: "project hooks in .agents/hooks.json, global in ~/.gemini/config/", status: "third-party", source: "safe-chains agy target (docs.rs), measured on agy 1.1.2" },

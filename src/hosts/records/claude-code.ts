@@ -122,6 +122,14 @@ export const claudeCode: HostRecord = {
     if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason, ...tell });
     return verdict.userMessage ? json(tell) : silent();
   },
+  tools: [
+    ...(["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit", "Read", "BashOutput", "run_shell_command", "run_terminal_cmd"] as const).map((tool) => ({
+      event: "pre-tool-use",
+      tool,
+      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: tool === "run_terminal_cmd" ? { lines: ["ls"] } : { ...(tool === "Read" || tool === "BashOutput" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", old_string: "a", new_string: "b", content: "x", edits: [{ old_string: "a", new_string: "b" }], notebook_path: "$ROOT/n.ipynb", new_source: "x" } },
+      becomes: ({ Bash: "pre-shell", Read: "pre-read", BashOutput: "not-gated", run_shell_command: "pre-shell", run_terminal_cmd: "refused" } as const)[tool as "Bash"] ?? "pre-edit",
+    })),
+  ],
   gaps: [
     "hooks may not fire for tool calls made inside sub-agents; guard gates Stop and SubagentStop",
     "an \"ask\" is ignored in auto permission mode",

@@ -8,7 +8,7 @@ import type { HostRecord } from "../types.ts";
 
 const SHELL_TOOLS = new Set(["Bash", "shell", "local_shell", "exec_command", "container.exec"]);
 const common = { session_id: optStr, turn_id: optStr, cwd: optStr, hook_event_name: optStr };
-const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: v.optional(anyObj) });
+const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: v.optional(anyObj), tool_use_id: optStr });
 
 function commandText(input: Record<string, unknown>): string {
   const c = input.command;
@@ -39,7 +39,7 @@ export const codex: HostRecord = {
       schema: toolPayload,
       decode(p) {
         const input = (p.tool_input ?? {}) as Record<string, unknown>;
-        const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name };
+        const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name, toolUseId: p.tool_use_id };
         if (p.tool_name === "apply_patch") {
           const patch = pickString(input, "command", "patch", "input") ?? "";
           return { ...base, event: "pre-edit", filePaths: pathsInPatch(patch), proposedContent: patch };
@@ -48,26 +48,48 @@ export const codex: HostRecord = {
         return undefined;
       },
     },
+    // Fires only for a command that ran: one Codex's own policy rejected after guard's PreToolUse gets none.
+    {
+      id: "post-tool-use",
+      native: "PostToolUse",
+      maps: ["post-shell"],
+      matcher: "Bash",
+      entryExtra: { timeout: 30 },
+      installByDefault: true,
+      schema: toolPayload,
+      decode: (p) =>
+        SHELL_TOOLS.has(p.tool_name)
+          ? { event: "post-shell", sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name, toolUseId: p.tool_use_id, command: commandText((p.tool_input ?? {}) as Record<string, unknown>) }
+          : undefined,
+    },
     stopEvent(common, "stop", "Stop"),
     ...promptAndSessionEvents(common),
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
-    if (ev.event === "stop") {
-      if (verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
-      if (verdict.userMessage) return json({ systemMessage: verdict.userMessage });
+    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+      if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
+      return verdict.userMessage ? json({ systemMessage: verdict.userMessage }) : silent();
     }
-    return silent();
+    const tell = verdict.userMessage ? { systemMessage: verdict.userMessage } : {};
+    if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason, ...tell });
+    return verdict.userMessage ? json(tell) : silent();
   },
-  confirmsRun: "none",
+  confirmsRun: "post-tool",
+  tools: [
+    ...(["Bash", "shell", "local_shell", "exec_command", "container.exec"] as const).map((tool) => ({ event: "pre-tool-use", tool, payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { command: tool === "shell" ? ["bash", "-lc", "ls"] : "ls" } }, becomes: "pre-shell" as const })),
+    { event: "pre-tool-use", tool: "apply_patch", payload: { session_id: "s", cwd: "$ROOT", tool_name: "apply_patch", tool_input: { command: ["*** Begin Patch", "*** Update File: a.py", "@@", "-a", "+b", "*** End Patch", ""].join("\n") } }, becomes: "pre-edit" },
+    { event: "pre-tool-use", tool: "view_image", payload: { session_id: "s", cwd: "$ROOT", tool_name: "view_image", tool_input: { path: "a.png" } }, becomes: "not-gated" },
+  ],
   gaps: [
     "cannot ask: an ask becomes a block that says a human has to decide",
-    "project hooks in .codex/ load only in a trusted project",
+    "project hooks in .codex/ load only in a trusted project, and Codex runs a new or changed hook only after it was trusted in /hooks: until then guard's hooks are skipped without a word (after install, open codex and trust them)",
+    "a save before a command is not shown in `codex exec` output; a save whose command Codex's own policy then rejects is put back at Stop (PostToolUse fires only for commands that ran)",
     "no fail-closed option: a crashed or timed-out hook lets the tool run",
   ],
   facts: [
     { fact: "PreToolUse permissionDecision \"ask\" is rejected as unsupported and the call then runs", status: "third-party", source: "openmoat e2e test (docs.rs); openai/codex PR #20756 adding ask was closed" },
     { fact: "apply_patch carries the patch text in tool_input.command", status: "unverified" },
-    { fact: "Stop accepts {decision:block,reason}", status: "third-party", source: "hk agent stop-hook docs (hk.jdx.dev)" },
+    { fact: "Stop accepts {decision:block,reason}", status: "verified", source: "test/hosts-e2e/codex.test.ts (0.171.0: the agent is sent back with the reason)" },
+    { fact: "0.171.0 run here against a Responses API stand-in (model_providers.<id>.base_url, wire_api = \"responses\"): the shell tool is exec_command {cmd}, the hook payload says tool_name \"Bash\", tool_input.command, tool_use_id; exit 2 from PreToolUse reaches the model as \"Command blocked by PreToolUse hook: <stderr>\"; PostToolUse fires after a command that ran, not after one Codex rejected (\"rm -f style commands are not permitted\")", status: "verified", source: "test/hosts-e2e/codex.test.ts" },
   ],
 };

@@ -82,8 +82,17 @@ export const copilot: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    ...(["bash", "shell", "powershell", "edit", "create", "view"] as const).map((tool) => ({
+      event: "pre-tool-use",
+      tool,
+      payload: { sessionId: "s", cwd: "$ROOT", toolName: tool, toolArgs: JSON.stringify({ ...(tool === "view" ? {} : { command: "ls" }), path: "$ROOT/a.py", file_text: "x" }) },
+      becomes: ["bash", "shell", "powershell"].includes(tool) ? ("pre-shell" as const) : tool === "view" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: ["ask is unreliable: an ask becomes a block", "no fail-closed option", "guard owns .github/hooks/guard.json; other files there are left alone"],
   facts: [
+    { fact: "not yet run in test/hosts-e2e: whether the CLI accepts a local model endpoint was not checked; payload fixtures only", status: "unverified" },
     { fact: ".github/hooks/*.json, version 1, entries {type:command, bash, powershell, timeoutSec}", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
     { fact: "preToolUse answer permissionDecision deny + permissionDecisionReason", status: "verified", source: "docs.github.com Copilot SDK pre-tool-use hook" },
     { fact: "agentStop fires when the main agent ends a turn and can block / force continuation", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },

@@ -89,6 +89,15 @@ export const cursor: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    { event: "before-shell-execution", tool: "shell", payload: { conversation_id: "s", command: "ls", cwd: "$ROOT", workspace_roots: ["$ROOT"] }, becomes: "pre-shell" },
+    ...(["Write", "Edit", "StrReplace", "Read"] as const).map((tool) => ({
+      event: "pre-tool-use",
+      tool,
+      payload: { conversation_id: "s", cwd: "$ROOT", workspace_roots: ["$ROOT"], tool_name: tool, tool_input: { file_path: "$ROOT/a.py", contents: "x" } },
+      becomes: tool === "Read" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: ["stop can only send a follow-up message, bounded by loop_limit", "afterFileEdit observes; it cannot undo an edit"],
   facts: [
     { fact: "hooks.json version 1 with beforeShellExecution / preToolUse / afterFileEdit / stop", status: "verified", source: "cursor.com/docs/agent/hooks" },

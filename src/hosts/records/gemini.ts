@@ -13,7 +13,11 @@ const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: v.option
 function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   const input = (p.tool_input ?? {}) as Record<string, unknown>;
   const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name };
-  if (p.tool_name === "run_shell_command" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
+  if (p.tool_name === "run_shell_command") {
+    // Gemini CLI's payloads carry no tool-call id: BeforeTool and AfterTool of one call share the command.
+    const command = pickString(input, "command") ?? "";
+    return { ...base, event: post ? ("post-shell" as const) : ("pre-shell" as const), command, toolUseId: `command:${command}` };
+  }
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "absolute_path", "path");
   const oldString = input.old_string;
@@ -59,8 +63,10 @@ export const gemini: HostRecord = {
     {
       id: "after-tool",
       native: "AfterTool",
-      maps: ["post-edit"],
-      matcher: "write_file|replace",
+      maps: ["post-shell", "post-edit"],
+      matcher: "run_shell_command",
+      entryExtra: { timeout: 30000 },
+      installByDefault: true,
       schema: toolPayload,
       decode: (p) => decodeTool(p, true),
     },
@@ -76,19 +82,36 @@ export const gemini: HostRecord = {
     ...promptAndSessionEvents(common, { id: "before-agent", native: "BeforeAgent" }),
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
+    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+      if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
+      return verdict.userMessage ? json({ systemMessage: verdict.userMessage }) : silent();
+    }
     if (ev.event === "stop") {
       if (verdict.decision === "BLOCK") return json({ decision: "deny", reason: verdict.reason });
       if (verdict.userMessage) return json({ systemMessage: verdict.userMessage });
     }
     return silent();
   },
-  confirmsRun: "none",
-  gaps: ["cannot ask: an ask becomes a block", "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs"],
+  confirmsRun: "post-tool",
+  tools: [
+    ...(["run_shell_command", "write_file", "replace", "read_file"] as const).map((tool) => ({
+      event: "before-tool",
+      tool,
+      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { ...(tool === "read_file" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", content: "x", old_string: "a", new_string: "b" } },
+      becomes: tool === "run_shell_command" ? ("pre-shell" as const) : tool === "read_file" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
+  gaps: [
+    "cannot ask: an ask becomes a block",
+    "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs",
+    "project hooks in .gemini/settings.json load only in a trusted folder",
+    "payloads carry no tool-call id: AfterTool confirms a save by its command; a save whose command never ran is put back at AfterAgent",
+  ],
   facts: [
     { fact: "hooks in settings.json; exit 2 blocks with stderr as the reason; other exits warn and continue", status: "verified", source: "geminicli.com/docs/hooks/reference" },
     { fact: "BeforeTool / AfterAgent events; run_shell_command tool", status: "verified", source: "geminicli.com/docs/hooks" },
-    { fact: "AfterAgent {decision:deny,reason} forces another turn", status: "third-party", source: "Google developers blog on Gemini CLI hooks" },
+    { fact: "AfterAgent {decision:deny,reason} forces another turn", status: "verified", source: "test/hosts-e2e/gemini.test.ts (0.61.0)" },
+    { fact: "0.61.0 run here against a Gemini API stand-in (GOOGLE_GEMINI_BASE_URL, security.auth.selectedType gemini-api-key): project hooks load only in a trusted folder (~/.gemini/trustedFolders.json); exit 2 from BeforeTool reaches the model as \"Tool execution blocked: <stderr>\" and the tool does not run", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
     { fact: "timeouts are in milliseconds", status: "unverified" },
   ],
 };

@@ -66,6 +66,14 @@ export const kiro: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    ...(["execute_bash", "execute_cmd", "shell", "fs_write", "str_replace", "fs_read"] as const).map((tool) => ({
+      event: "pre-tool-use",
+      tool,
+      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { ...(tool === "fs_read" ? {} : { command: "ls" }), path: "$ROOT/a.py", file_text: "x" } },
+      becomes: ["execute_bash", "execute_cmd", "shell"].includes(tool) ? ("pre-shell" as const) : tool === "fs_read" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: ["cannot ask: an ask becomes a block", "no fail-closed option", "the Stop answer (exit 2, stderr to the model) is not documented"],
   facts: [
     { fact: "standalone hook files .kiro/hooks/<name>.json {version:v1, hooks:[{name,trigger,matcher,action}]} apply to every agent", status: "verified", source: "kiro.dev/docs/cli/v3/hooks" },

@@ -56,8 +56,17 @@ export const opencode: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    ...(["bash", "edit", "write", "patch", "read"] as const).map((tool) => ({
+      event: "tool-execute-before",
+      tool,
+      payload: { sessionID: "s", directory: "$ROOT", tool, args: { ...(tool === "read" ? {} : { command: "ls" }), filePath: "$ROOT/a.py", content: "x" } },
+      becomes: tool === "bash" ? ("pre-shell" as const) : tool === "read" ? ("not-gated" as const) : ("pre-edit" as const),
+    })),
+  ],
   gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
   facts: [
+    { fact: "not yet run in test/hosts-e2e (an OpenAI-compatible provider in opencode.json would reach a local stand-in); the plugin is exercised by importing it in test/hosts/install.test.ts", status: "unverified" },
     { fact: "project plugins in .opencode/plugins/, global in ~/.config/opencode/plugins/, loaded at start", status: "verified", source: "opencode.ai/docs/plugins" },
     { fact: "tool.execute.before(input, output): throwing blocks the tool; input.tool, output.args", status: "third-party", source: "opencode plugin guides (tessl, mintlify mirror of the docs)" },
     { fact: "session.idle event", status: "verified", source: "opencode.ai/docs/plugins" },

@@ -64,6 +64,10 @@ export const windsurf: HostRecord = {
     return silent();
   },
   confirmsRun: "none",
+  tools: [
+    { event: "pre-run-command", tool: "run_command", payload: { trajectory_id: "s", tool_info: { command_line: "ls", cwd: "$ROOT" } }, becomes: "pre-shell" },
+    { event: "pre-write-code", tool: "write_code", payload: { trajectory_id: "s", tool_info: { file_path: "$ROOT/a.py", edits: [{ old_string: "a", new_string: "b" }] } }, becomes: "pre-edit" },
+  ],
   gaps: ["no stop event: guard cannot gate the end of a Cascade turn", "cannot ask: an ask becomes a block", "no fail-closed option"],
   facts: [
     { fact: "pre-hooks block with exit code 2; hooks.json at system, user and workspace level", status: "verified", source: "docs.windsurf.com cascade hooks" },

@@ -1,0 +1,85 @@
+// The real Gemini CLI (pinned, cached outside the repository) runs guard's hooks from .gemini/settings.json.
+// The one stand-in is the model: a loopback server speaking the Gemini API (gemini-stand-in.ts), reached
+// through GOOGLE_GEMINI_BASE_URL. Assertions are about what Gemini CLI did.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
+import { join } from "node:path";
+import { guard, guardOnPath } from "../helpers/repo.ts";
+import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
+import { HOST_CLIS, hostCli } from "./host-clis.ts";
+import { runGemini, shell, text } from "./gemini-session.ts";
+
+
+let bin = "";
+beforeAll(() => {
+  hostCli(HOST_CLIS.gemini);
+  bin = guardOnPath();
+}, 600_000);
+
+const project = (files?: Record<string, string>) => installedProject("gemini", bin, files);
+const turns = (...t: ReturnType<typeof text>[]) => (turn: number) => t[turn];
+
+describe("Gemini CLI runs guard's hooks", () => {
+  test("safe delete: the command runs after guard saved the directory, and restore brings it back", async () => {
+    const { root, home } = project({ "build/report.txt": "keep me\n", "README.md": "r\n" });
+    const s = await runGemini(root, home, turns(shell("rm -rf build"), text("removed")), [bin]);
+    expect(s.exitCode).toBe(0);
+    expect(s.results[0]!.status).toBe("success");
+    expect(existsSync(join(root, "build"))).toBe(false);
+    const txid = auditLog(root).find((e) => e.type === "shell.compensated")!.recoveries[0].txid;
+    expect(auditLog(root).find((e) => e.type === "shell.run-confirmed")?.txids).toEqual([txid]); // AfterTool: it ran
+    expect(guard(["trash", "restore", txid], root).code).toBe(0);
+    expect(readFileSync(join(root, "build", "report.txt"), "utf8")).toBe("keep me\n");
+  }, 180_000);
+
+  test("forbidden command: the model gets guard's reason and nothing ran", async () => {
+    const { root, home } = project();
+    const s = await runGemini(root, home, turns(shell("git push --force origin main; touch pushed"), text("ok")), [bin]);
+    expect(s.results[0]).toMatchObject({ status: "error" });
+    expect(s.results[0]!.output).toContain("[SHELL_GIT_FORCE_PUSH]");
+    expect(JSON.stringify(s.requests.at(-1)!.responses)).toContain("SHELL_GIT_FORCE_PUSH"); // what the model was sent
+    expect(existsSync(join(root, "pushed"))).toBe(false);
+  }, 180_000);
+
+  test("ASK: Gemini CLI cannot ask, so the command is blocked with the reason saying a human has to decide", async () => {
+    const { root, home } = project();
+    const s = await runGemini(root, home, turns(shell("helm uninstall web && touch deleted"), text("ok")), [bin]);
+    expect(s.results[0]!.output).toContain("Gemini CLI cannot ask");
+    expect(existsSync(join(root, "deleted"))).toBe(false);
+  }, 180_000);
+
+  test("an edit (replace) that removes what a human decision protects is blocked: Gemini CLI cannot ask", async () => {
+    const root = mkdtempSync(join(tmpdir(), "guard-host-why-"));
+    buildWhyRepo(root, "block");
+    rmSync(join(root, "test", "payments.test.ts")); // the agent already deleted the regression test
+    const home = newHome();
+    expect(guard(["hook", "install", "--host", "gemini"], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } }).code).toBe(0);
+    const file = join(root, "src", "payments", "charge.ts");
+    const before = readFileSync(file, "utf8");
+    const s = await runGemini(root, home, turns([{ functionCall: { name: "replace", args: { file_path: file, old_string: "    if (existing) return existing;\n", new_string: "", instruction: "simplify" } } }], text("done")), [bin]);
+    expect(s.results[0]!.status).toBe("error");
+    expect(s.results[0]!.output).toContain("condition_removed");
+    expect(readFileSync(file, "utf8")).toBe(before);
+  }, 180_000);
+
+  test("Stop (AfterAgent) with a failing test: the agent is sent back with the report and fixes it", async () => {
+    const { root, home } = project(PY);
+    writeFileSync(join(root, "calc.py"), CALC.replace("a + b", "a - b"));
+    const fedBack = (req: any) => JSON.stringify(req.body.contents).includes("test_calc.py::test_add");
+    const s = await runGemini(root, home, (turn, req) => (turn === 0 ? (fedBack(req) ? shell("sed -i 's/a - b/a + b/' calc.py") : text("done")) : text("fixed")), [bin]);
+    expect(s.exitCode).toBe(0);
+    expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
+    expect(auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.code)).toEqual(["STOP_TESTS_FAILED", "STOP_TESTS_PASSED"]);
+  }, 240_000);
+
+  test("Stop on a clean tree that was green before is answered from the cache, without running tests", async () => {
+    const { root, home } = project(PY);
+    await runGemini(root, home, turns(text("looked around")), [bin]);
+    const s = await runGemini(root, home, turns(text("nothing to do")), [bin]);
+    expect(s.exitCode).toBe(0);
+    const stops = auditLog(root).filter((e) => e.type === "hook.stop");
+    expect(stops.map((e) => [e.code, e.ran])).toEqual([["STOP_TESTS_PASSED", true], ["STOP_UNCHANGED_GREEN", false]]);
+  }, 240_000);
+});

@@ -1,0 +1,34 @@
+import { expect } from "bun:test";
+import { guard, makeRepo } from "../helpers/repo.ts";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The sample project every host scenario edits: one function, one pytest test. */
+export const CALC = "def add(a, b):\n    return a + b\n";
+export const PY = { "calc.py": CALC, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n", "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n' };
+
+/** A repository with guard's hooks for `host` installed as a user installs them (`guard` on PATH from `bin`). */
+export function installedProject(host: string, bin: string, files: Record<string, string> = { "README.md": "demo\n" }, extra: string[] = []) {
+  const root = makeRepo(files);
+  const home = newHome();
+  expect(guard(["hook", "install", "--host", host, ...extra], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } }).code).toBe(0);
+  return { root, home };
+}
+
+/** A loopback HTTP server for a model API stand-in; POSTs go to `onPost`, anything else gets `other`. */
+export function loopback(onPost: (req: Request, url: URL) => Promise<Response>, other: (url: URL) => Response = () => new Response("{}", { status: 404 })) {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => (req.method === "POST" ? onPost(req, new URL(req.url)) : other(new URL(req.url))) });
+  return { base: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+}
+
+export function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), "guard-host-home-"));
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  return home;
+}
+
+export function auditLog(root: string): Record<string, any>[] {
+  const p = join(root, ".guard", "events.jsonl");
+  return existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
