@@ -36,7 +36,7 @@ export const VENDOR_RULES: LeakRule[] = [
   {
     id: "pypi-upload-token",
     kind: "credential",
-    description: "PyPI API token (pypi- + a macaroon for pypi.org)",
+    description: "PyPI API token (pypi- followed by a macaroon)",
     pattern: /(?<![A-Za-z0-9])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g,
     examples: { flag: () => [P("password = ", "py", "pi-", "AgEIcHlwaS5vcmc", fake(80, B64URL, 231))], pass: ["pypi-AgEIcHlwaS5vcmc...", "pypi-token"] },
   },
