@@ -18,6 +18,8 @@ interface StopState {
   session?: string;
   /** Blocked stops in a row on `lastRed.failureKey`. */
   consecutiveBlocks: number;
+  /** The failure set guard stopped blocking on (after LOOP_LIMIT blocks, or the host's loop signal): not blocked on again. */
+  released?: string;
 }
 
 const statePath = (root: string) => join(root, ".guard", "stop-gate.json");
@@ -86,6 +88,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
   if (state.lastRed?.fingerprint === fingerprint) {
     if (input.stopHookActive) {
       state.consecutiveBlocks = 0;
+      state.released = state.lastRed.failureKey;
       save(root, state);
       return release(`the agent stopped again without changing anything after guard reported failing tests:\n${state.lastRed.report}`, state, true, level);
     }
@@ -99,6 +102,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
       state.lastGreen = fingerprint;
       state.greenLevel = result.level;
       state.lastRed = undefined;
+      state.released = undefined;
       state.consecutiveBlocks = 0;
       save(root, state);
       return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs };
@@ -108,10 +112,19 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
     failureKey = keyOf(result);
   }
 
-  state.consecutiveBlocks = state.lastRed?.failureKey === failureKey ? state.consecutiveBlocks + 1 : 1;
+  const previousKey = state.lastRed?.failureKey;
   state.lastRed = { fingerprint, failureKey, report, failed, level };
+  if (state.released === failureKey) {
+    // Released once on this very failure set: blocking again would only start the loop over.
+    state.consecutiveBlocks = 0;
+    save(root, state);
+    return release(`guard already let the agent stop on these failing tests; they still fail:\n${report}`, state, !ran, level, durationMs);
+  }
+  state.released = undefined;
+  state.consecutiveBlocks = previousKey === failureKey ? state.consecutiveBlocks + 1 : 1;
   if (state.consecutiveBlocks > LOOP_LIMIT) {
     state.consecutiveBlocks = 0;
+    state.released = failureKey;
     save(root, state);
     return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, level, durationMs);
   }

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { gitRaw, type GitResult } from "../../repo/git.ts";
 import { guardCommand } from "../invocation.ts";
@@ -84,7 +85,7 @@ export function installGitHook(root: string, ops: GitOps = realGit): GitHookChan
   const cmd = guardCommand("precommit");
   if (plan.method === "refused") return { method: "none", action: "refused", note: plan.note };
   if (plan.method === "config") return installConfigHook(root, ops, cmd);
-  if (plan.method === "husky") return installHusky(plan.file, cmd);
+  if (plan.method === "husky") return installHusky(root, plan.file, cmd);
   return installWrapper(plan.dir, cmd);
 }
 
@@ -110,18 +111,20 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\`]/g, "\\$&");
 }
 
-function installHusky(file: string, cmd: string): GitHookChange {
+function installHusky(root: string, file: string, cmd: string): GitHookChange {
   const exists = existsSync(file);
   const prev = exists ? readFileSync(file, "utf8") : "";
   const block = huskyBlock(cmd);
   if (HUSKY_RE.test(prev)) {
     const next = prev.replace(HUSKY_RE, block);
     if (next === prev) return { method: "husky", action: "unchanged", path: file };
+    recordOwnWrite(root, file, prev, next);
     writeFileSync(file, next);
     return { method: "husky", action: "updated", path: file };
   }
   mkdirSync(join(file, ".."), { recursive: true });
   const sep = prev.length > 0 && !prev.endsWith("\n") ? "\n" : "";
+  recordOwnWrite(root, file, exists ? prev : undefined, prev + sep + block);
   writeFileSync(file, prev + sep + block);
   chmodSync(file, 0o755);
   return { method: "husky", action: exists ? "updated" : "created", path: file, note: "guard's line runs after the hook's own commands" };
@@ -175,8 +178,13 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
     const cur = readFileSync(husky, "utf8");
     if (HUSKY_RE.test(cur)) {
       const next = cur.replace(HUSKY_RE, "");
-      if (next.trim().length === 0) rmSync(husky);
-      else writeFileSync(husky, next);
+      if (next.trim().length === 0) {
+        rmSync(husky);
+        forgetOwnFile(root, husky);
+      } else {
+        recordOwnWrite(root, husky, cur, next);
+        writeFileSync(husky, next);
+      }
       out.push({ method: "husky", action: "removed", path: husky });
     }
   }

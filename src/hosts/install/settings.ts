@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HostEventSpec, HostRecord, Scope } from "../types.ts";
+import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
 import { backupFile, forgetCreated, markCreated, wasCreated } from "./backup.ts";
 import { isCanonical, readJsonDoc, serialise, UnparseableConfig } from "./json-file.ts";
 import { addEntries, installedEvents, LayoutConflict, removeEntries } from "./layouts.ts";
@@ -34,7 +35,9 @@ export function scopeFor(host: HostRecord, scope?: Scope): Scope | undefined {
   return host.defaultScope;
 }
 
-function atomicWrite(path: string, text: string): void {
+/** Write a config guard owns a part of; inside the working tree it is recorded as guard's (src/state/own-files.ts). */
+function atomicWrite(path: string, text: string, root: string): void {
+  recordOwnWrite(root, path, existsSync(path) ? readFileSync(path, "utf8") : undefined, text);
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.guard-tmp-${process.pid}`;
   writeFileSync(tmp, text);
@@ -57,7 +60,7 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
       return { ...base, action: "refused", events: [], note: `${path} exists and is not guard's plugin; guard leaves it alone` };
     if (exists && readFileSync(path, "utf8") === text) return { ...base, action: "unchanged", events: specs.map((s) => s.id) };
     const backup = backupFile(t.root, path);
-    atomicWrite(path, text);
+    atomicWrite(path, text, t.root);
     if (!exists) markCreated(t.root, path);
     return { ...base, action: exists ? "updated" : "created", events: host.events.filter((e) => e.installByDefault).map((e) => e.id), backup };
   }
@@ -77,7 +80,7 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
     if (doc.exists && text === doc.text) return { ...base, action: "unchanged", events: installedEvents(host, text) };
     const note = isCanonical(doc) ? undefined : "the file was not in JSON.stringify form; it was re-serialised with its own indentation";
     const backup = backupFile(t.root, path);
-    atomicWrite(path, text);
+    atomicWrite(path, text, t.root);
     if (!doc.exists) markCreated(t.root, path);
     const action = doc.exists && installedEvents(host, doc.text).length > 0 ? "updated" : doc.exists ? "updated" : "created";
     return { ...base, action, events: installedEvents(host, text), backup, note };
@@ -106,6 +109,7 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
       const backup = backupFile(t.root, path);
       rmSync(path);
       forgetCreated(t.root, path);
+      forgetOwnFile(t.root, path);
       out.push({ ...base, action: "removed", events: [], backup });
       continue;
     }
@@ -138,10 +142,11 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
     if (wasCreated(t.root, path) && onlyScaffolding(host, value)) {
       rmSync(path);
       forgetCreated(t.root, path);
+      forgetOwnFile(t.root, path);
       out.push({ ...base, action: "removed", events: [], backup, note: "guard created this file; it held nothing else" });
       continue;
     }
-    atomicWrite(path, serialise(doc, value));
+    atomicWrite(path, serialise(doc, value), t.root);
     out.push({ ...base, action: "updated", events: installedEvents(host, JSON.stringify(value)), backup });
   }
   return out;
