@@ -21,7 +21,7 @@ export interface SessionProject {
   /** Whether a test id is one the breaking edit makes fail. */
   breaks(id: string): boolean;
   /** A test file edit, committed, that makes another test covering the same function fail: a suite that ships a failing test. */
-  shipsFailing: { file: string; edit: [string, string] };
+  shipsFailing: { file: string; edit: [string, string]; within?: string };
   /** A fresh committed git repository of the project; `python` is the interpreter on PATH for Python ones. */
   build(): string;
 }
@@ -80,7 +80,7 @@ export const FIND_MY_WAY: SessionProject = {
   harmless: ["fName = fName.replace('bound', '').trim()", "fName = fName.replace('bound', '').trim() + ''"],
   harmless2: ["let fName = fn.name || ''", "let fName = fn.name || ('' + '')"],
   breaks: (id) => id.startsWith("test/pretty-print-tree.test.js::"),
-  shipsFailing: { file: "test/pretty-print-tree.test.js", edit: ['["anonymous()","namedFunction()"]', '["anonymous()","otherFunction()"]'] },
+  shipsFailing: { file: "test/pretty-print-tree.test.js", within: "test('pretty print includeMeta - commonPrefix: true'", edit: ['["anonymous()","namedFunction()"]', '["anonymous()","otherFunction()"]'] },
   build() {
     const dir = join(CACHE, "npm", "find-my-way-9.10.2");
     const src = join(dir, "src");

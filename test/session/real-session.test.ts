@@ -115,7 +115,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
 
   // The suite ships a failing test (committed), covering the same function.
   sh(["git", "checkout", "-q", "--", p.file], s.root);
-  s.edit(p.shipsFailing.file, p.shipsFailing.edit);
+  s.edit(p.shipsFailing.file, p.shipsFailing.edit, p.shipsFailing.within);
   s.commit("a test that fails");
   const base = sh(["git", "rev-parse", "HEAD"], s.root).trim().slice(0, 12);
   s.change(p.harmless2);
