@@ -20,6 +20,8 @@ export interface SessionProject {
   harmless2: [string, string];
   /** Whether a test id is one the breaking edit makes fail. */
   breaks(id: string): boolean;
+  /** How the runner names that test in its own output. */
+  breakingName: string;
   /** A test file edit, committed, that makes another test covering the same function fail: a suite that ships a failing test. */
   shipsFailing: { file: string; edit: [string, string]; within?: string };
   /** A fresh committed git repository of the project; `python` is the interpreter on PATH for Python ones. */
@@ -54,6 +56,7 @@ export const CACHETOOLS: SessionProject = {
   harmless: ['raise KeyError("%s is empty" % type(self).__name__) from None', 'raise KeyError("%s is empty" % (type(self).__name__,)) from None'],
   harmless2: ["return (key, self.pop(key))", "return key, self.pop(key)"],
   breaks: (id) => id === "tests/test_fifo.py::LRUCacheTest.test_fifo",
+  breakingName: "test_fifo",
   shipsFailing: { file: "tests/test_fifo.py", edit: ["self.assertNotIn(2, cache)\n\n        with self.assertRaises(ValueError):", "self.assertIn(2, cache)\n\n        with self.assertRaises(ValueError):"] },
   build() {
     const dl = join(CACHE, "pypi");
@@ -80,6 +83,7 @@ export const FIND_MY_WAY: SessionProject = {
   harmless: ["fName = fName.replace('bound', '').trim()", "fName = fName.replace('bound', '').trim() + ''"],
   harmless2: ["let fName = fn.name || ''", "let fName = fn.name || ('' + '')"],
   breaks: (id) => id.startsWith("test/pretty-print-tree.test.js::"),
+  breakingName: "pretty print includeMeta - commonPrefix: false",
   shipsFailing: { file: "test/pretty-print-tree.test.js", within: "test('pretty print includeMeta - commonPrefix: true'", edit: ['["anonymous()","namedFunction()"]', '["anonymous()","otherFunction()"]'] },
   build() {
     const dir = join(CACHE, "npm", "find-my-way-9.10.2");
@@ -112,6 +116,7 @@ export const UUID: SessionProject = {
   harmless: ["h.Write(data)     //nolint:errcheck", "h.Write(data[:]) //nolint:errcheck"],
   harmless2: ["copy(uuid[:], s)", "copy(uuid[:], s[:])"],
   breaks: (id) => id.endsWith("TestSHA1"),
+  breakingName: "--- FAIL: TestSHA1",
   shipsFailing: { file: "uuid_test.go", edit: ['want := "6fa459ea-ee8a-3ca4-894e-db77e160355e"', 'want := "00a459ea-ee8a-3ca4-894e-db77e160355e"'] },
   build() {
     mkdirSync(CACHE, { recursive: true });

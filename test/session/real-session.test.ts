@@ -131,6 +131,11 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   const introduced = reason.split("\n").filter((l) => l.startsWith("FAIL ") && !l.includes("already failing"));
   expect(introduced.some((l) => p.breaks(l.slice(5)))).toBe(true);
   expect(blocks.event).toMatchObject({ code: "STOP_TESTS_FAILED", level: "subset" });
+  // The report's reproduce line runs as written and shows the failure.
+  const reproduce = reason.split("\n").find((l) => l.startsWith("reproduce: "))!.slice("reproduce: ".length);
+  const again = Bun.spawnSync(["sh", "-c", reproduce], { cwd: s.root, stdout: "pipe", stderr: "pipe" });
+  expect(again.exitCode).not.toBe(0);
+  expect(`${again.stdout}${again.stderr}`).toContain(p.breakingName);
 
   // Every host's hooks installed: still a subset.
   const hosts = HOSTS.map((h) => h.id);
