@@ -72,11 +72,13 @@ for (const [name, make] of TARGETS) {
   const path = join(t.root, t.file);
   const original = readFileSync(path, "utf8");
   const levels = new Set<string>();
+  const decideMs: number[] = [];
   const check = () => {
     const { ms, out } = time(t.root, ["check", "--json"]);
     const d = JSON.parse(out).data;
     if (d.cached) throw new Error("answered from the selection cache");
     levels.add(d.fault ? `fault ${d.fault.code}` : d.level);
+    decideMs.push(d.elapsedMs);
     return ms;
   };
   const load = loadavg()[0]!;
@@ -101,7 +103,7 @@ for (const [name, make] of TARGETS) {
       loadAfter: r(loadavg()[0]!),
       runs: RUNS,
       levels: [...levels],
-      medianMs: { oneFunctionEdit: r(median(edit)), rightAfterCommit: r(median(afterCommit)) },
+      medianMs: { oneFunctionEdit: r(median(edit)), rightAfterCommit: r(median(afterCommit)), decideOnly: r(median(decideMs)) },
       maxMs: { oneFunctionEdit: r(Math.max(...edit)), rightAfterCommit: r(Math.max(...afterCommit)) },
     }),
   );

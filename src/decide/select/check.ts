@@ -2,7 +2,7 @@ import { isGuardError } from "../../cli/errors.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
-import { collectChanges, type ChangeOptions } from "./changes.ts";
+import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
 import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
 import type { EvidenceView, TestInfo } from "./evidence.ts";
 import { FAULTS } from "./overrides.ts";
@@ -138,6 +138,32 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
     return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests };
+  } finally {
+    await close?.().catch(() => {});
+  }
+}
+
+/** `guard check <paths…>`: the tests that cover these files (repository-relative), the full suite on a fault. */
+export async function runRelated(root: string, paths: string[], opts: Pick<CheckOptions, "queryTimeoutMs" | "connectTimeoutMs"> = {}): Promise<Selection> {
+  const settings = selectSettings(root);
+  const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
+  let view: EvidenceView | undefined;
+  let close: (() => Promise<void>) | undefined;
+  try {
+    const { openSelectionGraph } = await import("./open-graph.ts");
+    const { graphEvidence } = await import("./graph-evidence.ts");
+    const { followHead } = await import("./follow-head.ts");
+    const { relatedTests } = await import("./related.ts");
+    const graph = await openSelectionGraph(root, { queryTimeoutMs: timeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+    close = () => graph.close();
+    await followHead(root, graph, resolveBase(root).sha);
+    view = graphEvidence(graph, { timeoutMs });
+    return await relatedTests(view, paths, settings.thresholds);
+  } catch (e) {
+    if (isGuardError(e) && e.code === "E_USAGE") throw e;
+    const { code, message } = faultCode(e);
+    const tests = view && code !== FAULTS.engineDown && code !== FAULTS.timeout ? await view.tests().catch(() => []) : [];
+    return fallback(undefined, code, message, settings.thresholds, tests);
   } finally {
     await close?.().catch(() => {});
   }
