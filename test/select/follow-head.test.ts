@@ -82,6 +82,19 @@ describe("the graph follows HEAD", () => {
     expect(readIndexState(root)?.head).toBe(head(root));
   }, 240_000);
 
+  test("evidence recorded on an edited tree maps lines with the working tree's functions, not HEAD's", async () => {
+    const root = await preparedProject(python);
+    // Four lines more above round_cents: its body now sits where HEAD has format_price.
+    const p = join(root, "shop/money.py");
+    writeFileSync(p, readFileSync(p, "utf8").replace('CURRENCY = "EUR"\n', 'CURRENCY = "EUR"\n\n\n\n\n'));
+    expect(guard(["evidence"], root).code).toBe(0);
+    const graph = engine.graph(graphName(root));
+    const covering = async (fn: string) =>
+      (await graph.roQuery(`MATCH (f:Function {id: '${fn}'})-[:COVERED_BY {source: 'coverage'}]->(t:Test) RETURN t.id AS id ORDER BY id`)).rows.map((r) => String(r.id));
+    expect(await covering("shop/money.py::round_cents")).toContain("tests/test_money.py::test_round_cents");
+    expect(await covering("shop/money.py::format_price")).not.toContain("tests/test_money.py::test_round_cents");
+  }, 240_000);
+
   test("a graph guard cannot repair says what to run, and running it fixes it; guard doctor says it is behind", async () => {
     const root = await preparedProject(python);
     sh(["git", "commit", "-q", "--allow-empty", "-m", "nothing"], root);
