@@ -56,6 +56,8 @@ export interface IndexReport {
   parser: "worker" | "in-process" | "none";
   /** Milliseconds since the start at the end of each phase: list, state, cache, parse, link, diff, write, save. */
   phases: Record<string, number>;
+  /** Files with uncommitted edits, indexed as HEAD has them (the base every change is compared against). */
+  atHead: number;
 }
 
 /** Racy-git: a file modified within this window of the last index is re-hashed even if its stat matches. */
@@ -190,7 +192,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   if (inSync && samePaths && toParse.length === 0 && prevState!.configHash === configHash && meta?.head === head) {
     if (statsMoved) writeIndexState(root, { ...prevState!, files: fileStates });
     phase("parse");
-    return report(root, graph.name, false, head, paths.length, 0, 0, prevState!.summary, skipped, [], ZERO_CHANGES, t0, 0, phases);
+    return { ...report(root, graph.name, false, head, paths.length, 0, 0, prevState!.summary, skipped, [], ZERO_CHANGES, t0, 0, phases), atHead: atHead.size };
   }
 
   // 3. Parse what changed; take the rest from the cache (or parse it too when the cache is gone).
@@ -295,7 +297,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     edgesUpdated: diff.updateEdges.length,
     edgesDeleted: diff.deleteEdges.length,
   };
-  return report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none");
+  return { ...report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none"), atHead: atHead.size };
 }
 
 const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
@@ -348,7 +350,7 @@ function report(
   parseSeconds: number,
   phases: Record<string, number>,
   parser: IndexReport["parser"] = "none",
-): IndexReport {
+): Omit<IndexReport, "atHead"> {
   return {
     root,
     graph,

@@ -45,7 +45,9 @@ describe("the graph follows HEAD", () => {
     expectSubset(first);
     expect(first.trust.freshness).toBe(1);
     // Indexing with the edit in place keeps HEAD's version in the graph.
-    expect(guard(["index"], root).code).toBe(0);
+    const index = guard(["index"], root);
+    expect(index.code).toBe(0);
+    expect(index.stdout).toContain("1 file with uncommitted edits indexed as committed at HEAD");
     expectSubset(check(root));
     sh(["git", "commit", "-qam", "round differently"], root);
     edit(root, "+ 0.4", "+ 0.3");
