@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { HOSTS } from "../../src/hosts/registry.ts";
 import { guard, sh } from "../helpers/repo.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
-import { CACHETOOLS, FIND_MY_WAY, UUID, type SessionProject } from "./projects.ts";
+import { CACHETOOLS, FIND_MY_WAY, pytestVenv, UUID, type SessionProject } from "./projects.ts";
 
 let engine: TestEngine;
 beforeAll(async () => {
@@ -73,10 +73,14 @@ class Session {
 
 /** The whole session on one project. */
 async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
+  const t0 = performance.now();
+  const step = (name: string) => process.env.GUARD_SESSION_DEBUG && console.log(`${p.name}: ${name} at ${Math.round(performance.now() - t0)} ms`);
   const s = new Session(p);
+  step("built");
   const init = s.guard(["init", "--hooks", "none", "--json"]);
   expect(init.code).toBe(0);
 
+  step("init");
   // An agent's edit: the breaking test is selected, and runs and fails.
   s.change(p.breaking);
   s.expectSubsetSelecting(s.check());
@@ -86,6 +90,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   expect(ran.results.some((r: { id: string; outcome: string }) => p.breaks(r.id) && r.outcome === "failed")).toBe(true);
   expect(run.code).toBe(2);
 
+  step("check and run");
   // The agent settles on a harmless version and commits; then edits the same file again.
   sh(["git", "checkout", "-q", "--", p.file], s.root);
   s.change(p.harmless);
@@ -93,6 +98,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   s.change(p.breaking);
   s.expectSubsetSelecting(s.check());
 
+  step("commit and check");
   // A branch switch and back, the edit stashed across it.
   sh(["git", "stash", "-q"], s.root);
   sh(["git", "checkout", "-q", "-b", "side"], s.root);
@@ -103,6 +109,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   sh(["git", "stash", "pop", "-q"], s.root);
   s.expectSubsetSelecting(s.check());
 
+  step("branch switch");
   // Stash and pop: nothing to run while stashed, the same selection after.
   sh(["git", "stash", "-q"], s.root);
   const stashed = s.check();
@@ -113,6 +120,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   sh(["git", "stash", "pop", "-q"], s.root);
   s.expectSubsetSelecting(s.check());
 
+  step("stash");
   // The suite ships a failing test (committed), covering the same function.
   sh(["git", "checkout", "-q", "--", p.file], s.root);
   s.edit(p.shipsFailing.file, p.shipsFailing.edit, p.shipsFailing.within);
@@ -137,18 +145,18 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   expect(again.exitCode).not.toBe(0);
   expect(`${again.stdout}${again.stderr}`).toContain(p.breakingName);
 
+  step("stop gates");
   // Every host's hooks installed: still a subset.
   const hosts = HOSTS.map((h) => h.id);
   s.env = { HOME: join(s.root, ".guard", "home") };
   expect(s.guard(["hook", "install", ...hosts.flatMap((h) => ["--host", h]), "--git"]).code).toBe(0);
   s.expectSubsetSelecting(s.check());
 
+  step("hooks");
   if (opts.venv) {
     // An activated virtualenv with the project's test tools, the engine provisioned before (guard init).
     // Whether provisioning itself works from inside a venv is the engine's own test (test/engine/provision.test.ts).
-    const venv = join(s.root, ".venv");
-    sh(["python3", "-m", "venv", venv], s.root);
-    sh([join(venv, "bin", "pip"), "install", "-q", "pytest==9.2.0", "coverage==7.17.5"], s.root);
+    const venv = pytestVenv();
     expect(existsSync(join(venv, "bin", "pytest"))).toBe(true);
     s.env = { ...s.env, VIRTUAL_ENV: venv, PATH: `${join(venv, "bin")}:${process.env.PATH}` };
     s.expectSubsetSelecting(s.check());
