@@ -61,6 +61,24 @@ describe("failures that were already there", () => {
     expect(stats.stdout).toContain(`select.knownFailing never block a gate: ${NEGATIVE}`);
   }, 300_000);
 
+  test("the pre-commit gate blocks only on the failures the staged change introduced", async () => {
+    const root = await preparedProject(python);
+    write(root, "shop/users.py", '== "admin"', '== "root"');
+    sh(["git", "commit", "-qam", "admins are root now"], root);
+    write(root, "shop/users.py", 'return user.get("role") == "root"', 'role = user.get("role")\n    return role == "root"');
+    sh(["git", "add", "shop/users.py"], root);
+    const passed = guard(["precommit", "--json"], root);
+    expect(passed.code).toBe(0);
+    expect(JSON.parse(passed.stdout).data).toMatchObject({ outcome: "passed", failed: [] });
+    applyScenario(root, python.scenarios.find((s) => s.name === "guard-clause-removed")!);
+    sh(["git", "add", "shop/cart.py"], root);
+    const blocked = guard(["precommit", "--json"], root);
+    expect(blocked.code).toBe(2);
+    const data = JSON.parse(blocked.stdout).data;
+    expect(data).toMatchObject({ outcome: "blocked", failed: [NEGATIVE] });
+    expect(data.report).toContain(`FAIL ${IS_ADMIN} (already failing at`);
+  }, 300_000);
+
   test("after its release the gate does not start again at block 1 of 3 on the same failures", async () => {
     const root = makeRepo();
     const failing = async () => ({ level: "subset", passed: false, failed: ["t::a"], report: "guard run: 1 failed\nFAIL t::a", durationMs: 1, selected: 1, total: 1, summary: "" });
