@@ -99,7 +99,7 @@ const WHOLE: { what: string; argv: string[] }[] = [
   { what: "`guard shell check --dry-run -- git reset --hard`", argv: ["shell", "check", "--dry-run", "--", "git reset --hard"] },
   { what: "`guard shell check --dry-run -- 'cd src && rm -f \"m1.ts\"'` (simple line: && and quotes)", argv: ["shell", "check", "--dry-run", "--", 'cd src && rm -f "m1.ts"'] },
   { what: "`guard shell check --dry-run -- 'npm test 2>&1 \\| tail -20'` (simple line: pipe, redirect)", argv: ["shell", "check", "--dry-run", "--", "npm test 2>&1 | tail -20"] },
-  { what: "`guard shell check -- 'ls -la src && git status'` (not dry: records the decision)", argv: ["shell", "check", "--", "ls -la src && git status"] },
+  { what: "`guard shell check --apply -- 'ls -la src && git status'` (applies: records the decision)", argv: ["shell", "check", "--apply", "--", "ls -la src && git status"] },
   { what: "`guard shell check --dry-run -- 'for f in src/*.ts; do echo \"$f\"; done'` (needs the Bash grammar)", argv: ["shell", "check", "--dry-run", "--", 'for f in src/*.ts; do echo "$f"; done'] },
 ];
 const wallTimes = WHOLE.map(() => [] as number[]);

@@ -15,6 +15,8 @@ export const EXIT = {
   USAGE: 64,
   /** What is needed does not exist here: no embedded engine build for this platform, no repository. */
   UNAVAILABLE: 69,
+  /** The reader of guard's output closed it before all of it was written (`| head`), as SIGPIPE would end a program. */
+  BROKEN_PIPE: 141,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -26,4 +28,5 @@ export const EXIT_DESCRIPTIONS: Record<ExitCode, string> = {
   3: "ask: a human has to decide",
   64: "usage error: unknown command or bad option",
   69: "unavailable here: no embedded engine for this platform, not a git repository",
+  141: "the reader closed guard's output before all of it was written (as SIGPIPE); the output is incomplete",
 };

@@ -1,6 +1,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { describeError, isGuardError } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
+import { brokenPipe, exitAfterOutput, readerGone, watchPipes } from "./output.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await buildCli(VERSION).run(argv);
   } catch (e) {
+    if (readerGone(e)) brokenPipe();
     const code = isGuardError(e) ? e.exitCode : EXIT.ERROR;
     const message = describeError(e);
     if (json) {
@@ -29,6 +31,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv);
-  process.exit(code);
+  watchPipes();
+  await exitAfterOutput(await main(process.argv));
 }

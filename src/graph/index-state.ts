@@ -1,8 +1,9 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallSite, FileExtract } from "../code/extract/types.ts";
 import { GuardError } from "../cli/errors.ts";
 import { ensureStateDir } from "../state/paths.ts";
+import { withPidLock } from "../state/pid-lock.ts";
 
 /**
  * The indexer's local cache in `.guard/index/`: per file its content hash (git blob sha), the stat
@@ -307,45 +308,13 @@ function mentions(buf: Buffer, blobStart: number, ranges: Record<string, [number
 
 /**
  * One indexer per repository at a time (hooks may start several). Waits up to `waitMs` for another run to
- * finish; a lock whose process is gone is taken over.
+ * finish; a lock whose process is gone, or one left empty by a full disk, is broken (state/pid-lock.ts).
  */
 export async function withIndexLock<T>(root: string, fn: () => Promise<T>, waitMs = 60000): Promise<T> {
   ensureStateDir(root);
   mkdirSync(dirFor(root), { recursive: true });
-  const lock = join(dirFor(root), "lock");
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch {
-      let pid = 0;
-      try {
-        pid = Number(readFileSync(lock, "utf8"));
-      } catch {}
-      if (pid > 0 && !alive(pid)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new GuardError("another `guard index` is still running", `lock held by process ${pid || "?"}`, "wait for it to finish, or remove .guard/index/lock if no guard is running");
-      await Bun.sleep(50);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return withPidLock(join(dirFor(root), "lock"), fn, {
+    waitMs,
+    busy: (pid) => new GuardError("another `guard index` is still running", `lock held by process ${pid}`, "wait for it to finish; guard removes the lock by itself once that process is gone"),
+  });
 }

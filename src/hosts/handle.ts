@@ -8,8 +8,10 @@ import { guardHome } from "../state/paths.ts";
 import { findRepoRoot as findRoot } from "../repo/git.ts";
 import { describeError } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
+import { pickString, unknownTool } from "./payload.ts";
 import { checkEdit } from "./edit-check.ts";
 import { checkShell } from "./shell-check.ts";
+import { awaitRun, confirmRun, putBackUnrun, savedNotice } from "./consent.ts";
 import { findEvent, findHost } from "./registry.ts";
 import { guardHookFiles } from "./status.ts";
 import { stopGate } from "./stop-gate.ts";
@@ -53,7 +55,14 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
       verdict = malformed(ev, decoded.error);
       if (ev.event === "stop") verdict = await decide(host, ev);
     } else if (decoded.event === undefined) {
-      verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
+      const unknown = spec.maps.includes("pre-shell") ? unknownTool(decoded.payload) : undefined;
+      if (unknown?.command !== undefined) {
+        // Fail closed on a shape the record does not know: a command is a command, whatever the tool is called.
+        ev = { ...ev, event: "pre-shell", tool: unknown.tool, command: unknown.command, sessionId: sessionOf(decoded.payload), cwd: pickString(decoded.payload, "cwd") ?? ev.cwd };
+        verdict = await decide(host, ev);
+      } else if (unknown?.shellLike)
+        verdict = { decision: "BLOCK", code: "HOOK_UNKNOWN_TOOL", reason: `${host.name} sent tool \`${unknown.tool}\`, which guard's record for it does not know and which looks like it runs commands, with no command field guard can read; blocked to be safe` };
+      else verdict = { decision: "ALLOW", code: "HOOK_NOT_GATED", reason: "guard does not gate this tool" };
     } else {
       ev = decoded.event;
       verdict = await decide(host, ev);
@@ -71,7 +80,9 @@ export async function handleAgentEvent(hostId: string, eventId: string, stdin: s
   return finish(started, ev, verdict, answer, true);
 }
 
-type Decoded = { error: string } | { event: HookEvent | undefined };
+type Decoded = { error: string } | { event: HookEvent | undefined; payload?: unknown };
+
+const sessionOf = (p: unknown): string | undefined => pickString(p, "session_id", "sessionId", "sessionID", "conversation_id");
 
 function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: HandleOptions): Decoded {
   let payload: unknown;
@@ -87,15 +98,29 @@ function decode(host: HostRecord, spec: HostEventSpec, stdin: string, opts: Hand
     return { error: `the payload does not have ${host.name}'s ${spec.native} shape${at ? ` at \`${at}\`` : ""}: ${issue.message}` };
   }
   const d = spec.decode(r.output, { processCwd: opts.processCwd });
-  if (!d) return { event: undefined };
+  if (!d) return { event: undefined, payload };
   return { event: { ...d, host: host.id, hostEvent: spec.id, cwd: d.cwd || opts.processCwd } };
 }
 
 async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
   const root = findRepoRoot(ev.cwd) ?? ev.cwd;
   switch (ev.event) {
-    case "pre-shell":
-      return checkShell(ev.command ?? "", { cwd: ev.cwd, root });
+    case "pre-shell": {
+      const v = await checkShell(ev.command ?? "", { cwd: ev.cwd, root });
+      if (!v.saved?.length) return v;
+      const confirmable = host.confirmsRun === "post-tool" && !!ev.sessionId && !!ev.toolUseId;
+      if (confirmable) awaitRun(root, ev, v.saved);
+      const notice = savedNotice(v.saved, confirmable);
+      return { ...v, userMessage: notice, agentContext: notice };
+    }
+    case "post-shell":
+      confirmRun(root, ev);
+      return { decision: "ALLOW", code: "HOOK_RUN_CONFIRMED", reason: "the tool ran; what guard saved before it stands" };
+    case "prompt":
+    case "session-end": {
+      const back = await putBack(host, ev, root);
+      return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated`, ...(back ? { userMessage: back } : {}) };
+    }
     case "pre-edit": {
       const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root, guardConfigFiles: guardHookFiles(root, homedir()) });
       if (base.decision !== "ALLOW") return base;
@@ -110,18 +135,32 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
     }
     case "stop": {
       if (!findRepoRoot(ev.cwd)) return { decision: "ALLOW", code: "STOP_NO_REPO", reason: `${ev.cwd} is not a git repository; no stop gate` };
-      try {
-        // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
-        const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
-        if (gate) return gate;
-        return await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
-      } catch (e) {
-        const why = describeError(e);
-        return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };
-      }
+      // A sub-agent's stop does not end the turn: a sibling sub-agent may be between its hook and its command.
+      const back = ev.hostEvent === "subagent-stop" ? undefined : await putBack(host, ev, root);
+      const gated = await stopVerdict(ev, root);
+      return back ? { ...gated, userMessage: gated.userMessage ? `${back}\n${gated.userMessage}` : back } : gated;
     }
     default:
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated` };
+  }
+}
+
+/** Compensations of this session whose command never ran are put back when the turn or session ends. */
+async function putBack(host: HostRecord, ev: HookEvent, root: string): Promise<string | undefined> {
+  if (host.confirmsRun !== "post-tool") return undefined;
+  const why = ev.event === "stop" ? "the turn ended without it" : ev.event === "prompt" ? "a new prompt came first" : "the session ended without it";
+  return putBackUnrun(root, ev.sessionId, why);
+}
+
+async function stopVerdict(ev: HookEvent, root: string): Promise<HookVerdict> {
+  try {
+    // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
+    const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
+    if (gate) return gate;
+    return await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
+  } catch (e) {
+    const why = describeError(e);
+    return { decision: "ALLOW", code: "STOP_GATE_FAILED", reason: `the stop gate failed: ${why}`, userMessage: `guard: the stop gate could not run (${why}); the tests were not checked` };
   }
 }
 

@@ -25,3 +25,41 @@ export function pathsInPatch(patch: string): string[] {
   }
   return [...out];
 }
+
+/** Tool names that read as "runs a shell command", whatever the host calls the tool. */
+const SHELL_LIKE = /(^|[_.\-\s])(bash|sh|zsh|shell|terminal|exec|execute|command|cmd|run|powershell|pwsh|console)([_.\-\s]|$)|^(run|exec)[A-Z]|Shell|Command|Terminal/i;
+
+export interface UnknownTool {
+  tool: string;
+  /** The command found in the input, when there is one. */
+  command?: string;
+  shellLike: boolean;
+}
+
+/**
+ * A tool event whose tool the host record does not know: the tool's name and, if the input carries one,
+ * its command (tool_input / toolArgs / args / toolCall.args; `command`, `cmd`, `CommandLine`, `command_line`).
+ * The handler classifies that command, or refuses a shell-like tool without one.
+ */
+export function unknownTool(payload: unknown): UnknownTool | undefined {
+  if (!payload || typeof payload !== "object") return undefined;
+  const p = payload as Record<string, any>;
+  const tool = pickString(p, "tool_name", "toolName", "tool") ?? pickString(p.toolCall, "name");
+  if (!tool) return undefined;
+  let command: string | undefined;
+  for (let args of [p.tool_input, p.toolArgs, p.args, p.toolCall?.args, p.tool_info]) {
+    if (typeof args === "string") {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        args = { command: args };
+      }
+    }
+    if (!args || typeof args !== "object") continue;
+    const raw = args as Record<string, unknown>;
+    command = Array.isArray(raw.command) ? raw.command.map(String).join(" ") : pickString(raw, "command", "cmd", "CommandLine", "command_line", "commandLine", "script");
+    if (command !== undefined) break;
+  }
+  // Tools that watch or stop a shell (BashOutput, KillShell) run nothing themselves.
+  return { tool, command, shellLike: SHELL_LIKE.test(tool) && !/output|kill|list|status|read/i.test(tool) };
+}

@@ -3,6 +3,20 @@ import { gitRaw, requireRepoRoot } from "../repo/git.ts";
 import { envelope, printJson } from "../report/envelope.ts";
 import { EXIT } from "../cli/exit-codes.ts";
 import { runSelectedTests, type GateTestRun } from "./selected-tests.ts";
+import { weakenedDecisions, type WeakenedDecision } from "../decide/why/decisions/weakened.ts";
+import { reader } from "../decide/why/trees.ts";
+import { DEFAULTS, loadConfig } from "../state/config.ts";
+
+function stagedWeakenedDecisions(root: string): WeakenedDecision[] {
+  if (gitRaw(["rev-parse", "-q", "--verify", "HEAD"], root).code !== 0) return [];
+  let dir = DEFAULTS.why.decisionsDir;
+  try {
+    dir = loadConfig(root).why?.decisionsDir ?? dir;
+  } catch {
+    /* a broken config is reported by the gates that read it */
+  }
+  return weakenedDecisions(reader(root, { kind: "rev", rev: "HEAD" }), reader(root, { kind: "index" }), dir);
+}
 
 export interface PrecommitOptions {
   cwd: string;
@@ -23,8 +37,17 @@ export async function runPrecommit(o: PrecommitOptions): Promise<number> {
     appendEvent(root, { type: "precommit", outcome, latencyMs: Math.round(performance.now() - started), ...extra });
 
   if (process.env.GUARD_SKIP === "1") {
-    log("skipped", { reason: "GUARD_SKIP=1" });
-    process.stderr.write("guard: pre-commit gate SKIPPED (GUARD_SKIP=1); this skip is recorded in .guard/events.jsonl\n");
+    // What the skip let through: the commit it sits on, the tree being committed and its files.
+    const tree = gitRaw(["write-tree"], root);
+    const files = gitRaw(["diff", "--cached", "--name-only", "-z"], root).stdout.split("\0").filter(Boolean);
+    log("skipped", {
+      reason: process.env.GUARD_SKIP_REASON?.trim() || "GUARD_SKIP=1 (no GUARD_SKIP_REASON given)",
+      head: gitRaw(["rev-parse", "-q", "--verify", "HEAD"], root).stdout.trim() || undefined,
+      tree: tree.code === 0 ? tree.stdout.trim() : undefined,
+      files: files.slice(0, 200),
+      fileCount: files.length,
+    });
+    process.stderr.write(`guard: pre-commit gate SKIPPED (GUARD_SKIP=1) for ${files.length} staged file(s); this skip is recorded in .guard/events.jsonl\n`);
     if (o.json) printJson(envelope("precommit", { outcome: "skipped" }));
     return EXIT.OK;
   }
@@ -32,6 +55,15 @@ export async function runPrecommit(o: PrecommitOptions): Promise<number> {
     log("nothing-staged");
     if (o.json) printJson(envelope("precommit", { outcome: "nothing-staged" }));
     return EXIT.OK;
+  }
+  // A decision is a human's word: a commit that deletes, retires or narrows one takes a human.
+  const weakened = stagedWeakenedDecisions(root);
+  if (weakened.length > 0) {
+    const lines = weakened.map((w) => `  ${w.id} (${w.source}): ${w.how}`).join("\n");
+    log("blocked", { code: "WHY_DECISION_WEAKENED", decisions: weakened.map((w) => w.id) });
+    if (o.json) printJson(envelope("precommit", { outcome: "blocked", code: "WHY_DECISION_WEAKENED", reason: "the commit weakens human decisions", decisions: weakened }, false));
+    else process.stderr.write(`guard: commit refused: it weakens human decisions\n${lines}\nA human commits this, saying why: GUARD_SKIP=1 GUARD_SKIP_REASON="<why>" git commit … (logged)\n`);
+    return EXIT.BLOCKED;
   }
   // History: a staged change that removes what an active human decision protects never passes.
   const { verifyWhy } = await import("../decide/why/index.ts");

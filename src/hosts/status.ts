@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { HOSTS } from "./registry.ts";
 import { installedEvents } from "./install/layouts.ts";
+import { readJsonDoc, UnparseableConfig } from "./install/json-file.ts";
+import { gitHookStatus } from "./install/git-hooks.ts";
 import type { GuardEventName, HostRecord, Scope } from "./types.ts";
 
 export interface HostInstall {
@@ -10,6 +12,8 @@ export interface HostInstall {
   exists: boolean;
   /** Host event ids guard answers from this file. */
   events: string[];
+  /** The file cannot be read as the host reads it: the host ignores it, so none of guard's hooks in it run. */
+  damaged?: string;
 }
 
 export interface HostStatus {
@@ -36,6 +40,18 @@ function readText(path: string): string | undefined {
   }
 }
 
+/** Why a JSON config would be ignored by its host, or undefined when it reads. */
+function damage(host: HostRecord, path: string): string | undefined {
+  if (host.layout.kind === "plugin-file") return undefined;
+  try {
+    readJsonDoc(path);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof UnparseableConfig)) throw e;
+    return `${e.message.replace(/; guard edits.*$/, "")}: ${host.name} ignores the whole file, so no hook in it runs; repair it, then run \`guard hook install --host ${host.id}\``;
+  }
+}
+
 export function statusOf(host: HostRecord, root: string, home = homedir()): HostStatus {
   const installs: HostInstall[] = [];
   const seen = new Set<string>();
@@ -44,7 +60,8 @@ export function statusOf(host: HostRecord, root: string, home = homedir()): Host
     if (seen.has(path)) continue;
     seen.add(path);
     const text = readText(path);
-    installs.push({ scope, path, exists: text !== undefined, events: text ? installedEvents(host, text) : [] });
+    const damaged = text === undefined ? undefined : damage(host, path);
+    installs.push({ scope, path, exists: text !== undefined, events: text && !damaged ? installedEvents(host, text) : [], ...(damaged ? { damaged } : {}) });
   }
   const ids = new Set(installs.flatMap((i) => i.events));
   const covers = new Set<GuardEventName>();
@@ -89,9 +106,17 @@ export interface DoctorHostCheck {
 }
 
 export function doctorHostChecks(root: string, home = homedir()): DoctorHostCheck[] {
+  const git = gitHookStatus(root);
+  const displaced: DoctorHostCheck[] = git.displaced ? [{ id: "git.pre-commit", title: "git pre-commit", status: "warn", detail: git.displaced }] : [];
+  return [...displaced, ...hostChecks(root, home)];
+}
+
+function hostChecks(root: string, home: string): DoctorHostCheck[] {
   return hostStatus(root, home)
-    .filter((s) => s.installed || s.detected.length > 0)
+    .filter((s) => s.installed || s.detected.length > 0 || s.installs.some((i) => i.damaged))
     .map((s) => {
+      const damaged = s.installs.find((i) => i.damaged);
+      if (damaged) return { id: `host.${s.id}`, title: s.name, status: "warn" as const, detail: damaged.damaged! };
       const failClosed = s.failClosed === "set" ? "fail-closed set" : s.failClosed === "inherent" ? "fails closed by itself" : "cannot fail closed";
       if (!s.installed)
         return { id: `host.${s.id}`, title: s.name, status: "warn" as const, detail: `detected (${s.detected.join(", ")}) but guard's hooks are not installed; run \`guard hook install --host ${s.id}\`` };

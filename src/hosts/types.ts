@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import type { Decision } from "../decide/decision.ts";
 
 /** The events guard understands, whatever the host calls them. */
-export const GUARD_EVENTS = ["pre-shell", "pre-edit", "post-edit", "stop", "prompt", "session-start"] as const;
+export const GUARD_EVENTS = ["pre-shell", "post-shell", "pre-edit", "post-edit", "stop", "prompt", "session-start", "session-end"] as const;
 export type GuardEventName = (typeof GUARD_EVENTS)[number];
 
 /** Events where a wrong "allow" lets something happen: an unreadable payload there is answered with BLOCK. */
@@ -18,6 +18,8 @@ export interface HookEvent {
   cwd: string;
   /** The tool the host named, when it named one. */
   tool?: string;
+  /** The host's id for this one tool call, shared by its pre- and post-tool events. */
+  toolUseId?: string;
   command?: string;
   /** Absolute or cwd-relative paths the tool will write. */
   filePaths?: string[];
@@ -47,9 +49,22 @@ export interface HookAnswer {
   stderr: string;
 }
 
-/** A decision plus what the host should show; `userMessage` is for the human (stop gate releases). */
+/** A compensation guard made before the command runs: what was saved and the exact undo command. */
+export interface SavedBeforeRun {
+  kind: "relocate" | "snapshot";
+  txid: string;
+  restore: string;
+  paths: string[];
+}
+
+/**
+ * A decision plus what the host should show: `userMessage` is for the human (stop gate releases,
+ * compensations), `agentContext` is added to what the model reads without blocking anything.
+ */
 export interface HookVerdict extends Decision {
   userMessage?: string;
+  agentContext?: string;
+  saved?: SavedBeforeRun[];
 }
 
 export interface DecodeContext {
@@ -108,6 +123,12 @@ export interface HostRecord {
   /** "set": guard writes the host's fail-closed option; "inherent": the host fails closed by itself. */
   failClosed: "set" | "inherent" | "none";
   encode(verdict: HookVerdict, ev: HookEvent): HookAnswer;
+  /**
+   * How guard learns that a command it compensated for really ran: "post-tool" = the host's post-tool
+   * event (a compensation never confirmed by the end of the turn is put back); "none" = no such event is
+   * installed, the compensation stays and the user is told the undo command.
+   */
+  confirmsRun: "post-tool" | "none";
   /** What guard cannot cover on this host (shown by doctor and status). */
   gaps: string[];
   facts: VerifiedFact[];

@@ -1,6 +1,6 @@
 import type { EngineStatusReport } from "../graph/engine/index.ts";
-import type { enginePaths } from "../graph/engine/paths.ts";
-import type { EngineBuild, Rejection } from "../graph/engine/provision.ts";
+import type { EnginePathReport } from "../graph/engine/embedded.ts";
+import type { EngineBuild } from "../graph/engine/provision.ts";
 import { envelope, type Envelope } from "./envelope.ts";
 
 export interface EngineActionReport {
@@ -13,7 +13,8 @@ export interface EngineActionReport {
 export const engineEnvelope = (r: EngineActionReport): Envelope<EngineActionReport> => envelope(`engine.${r.action}`, r, r.action === "stop" || r.status.running);
 
 function describeBuild(b: EngineBuild): string {
-  return `${b.serverKind} ${b.serverVersion ?? "?"} + FalkorDB module (${b.source}: ${b.server})`;
+  const from = b.from && b.from.server !== "" ? `, from ${b.from.source}: ${b.from.server}` : "";
+  return `${b.serverKind} ${b.serverVersion ?? "?"} + FalkorDB module (${b.source}: ${b.server}${from})`;
 }
 
 /** One or two lines, e.g. "engine running (embedded, unix:/home/u/.guard/engine/falkordb.sock, pid 123)". */
@@ -31,13 +32,7 @@ export function formatEngine(r: EngineActionReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-export interface EnginePathReport {
-  paths: ReturnType<typeof enginePaths>;
-  build?: EngineBuild;
-  rejected: Rejection[];
-  platform: string;
-  libc: string;
-}
+export type { EnginePathReport } from "../graph/engine/embedded.ts";
 
 export const enginePathEnvelope = (r: EnginePathReport): Envelope<EnginePathReport> => envelope("engine.path", r, r.build !== undefined);
 
@@ -47,6 +42,7 @@ export function formatEnginePath(r: EnginePathReport): string {
     `server   ${r.build?.server ?? "(none usable here)"}`,
     `module   ${r.build?.module ?? "(none usable here)"}`,
     `source   ${r.build?.source ?? "-"}`,
+    ...(r.build?.from ? [`from     ${r.build.from.source}: ${r.build.from.server === "" ? "an engine bundle" : r.build.from.server}`] : []),
     `socket   ${p.socket}`,
     `data     ${p.data}`,
     `log      ${p.log}`,

@@ -14,7 +14,9 @@ function findingLine(f: Finding): string {
 
 export function formatPost(r: PostReport): string {
   const head = [
-    `guard post: ${r.verdict} (score ${r.score}/100)${r.focus ? ` — focus: ${r.focus}` : ""}`,
+    r.focus
+      ? `guard post --focus ${r.focus}: ${r.verdict === "APPROVED" ? "no blocking finding" : r.verdict} (score ${r.score}/100); only ${r.focus} was judged, so this approves nothing`
+      : `guard post: ${r.verdict} (score ${r.score}/100)`,
     `task: ${r.task.length > 100 ? `${r.task.slice(0, 100)}…` : r.task}`,
     `judged: ${r.files.length} file(s)${r.judgedSession ? ` of session ${r.judgedSession}` : ""}${r.base ? ` against ${r.base.slice(0, 12)}` : ""}`,
   ];
@@ -23,7 +25,14 @@ export function formatPost(r: PostReport): string {
   if (r.health) tail.push(`health: ${[r.health.build, r.health.tests].filter(Boolean).join("; ")}`);
   tail.push(r.llm.ran ? `llm review: ${r.llm.note}` : r.llm.note);
   for (const n of r.notes ?? []) tail.push(`note: ${n}`);
-  if (r.approval) tail.push(r.approval.written ? `approval: signed for ${r.approval.files} file(s); \`git commit\` passes while they stay as they are` : `approval: none — ${r.approval.note ?? ""}`.trimEnd());
+  if (r.approval)
+    tail.push(
+      r.approval.written && r.approval.files === 0
+        ? "approval: nothing to sign (the task changed no files)"
+        : r.approval.written
+          ? `approval: signed for ${r.approval.files} file(s); \`git commit\` passes while they stay as they are`
+          : `approval: none — ${r.approval.note ?? ""}`.trimEnd(),
+    );
   const room = MAX_POST_LINES - head.length - tail.length - 1;
   const body: string[] = [];
   const shown = r.findings.length > room ? room - 1 : r.findings.length;

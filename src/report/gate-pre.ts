@@ -10,6 +10,7 @@ export function formatPre(r: PreResult): string {
   const lines = [
     `## guard: task recorded`,
     ``,
+    ...(r.replaced ? [`_It replaces the open task "${r.replaced.task}" (recorded ${r.replaced.createdAt}); edits since then are judged against this one._`, ``] : []),
     `- **Task:** ${s.task}`,
     `- **Scope:** ${s.scope.length ? s.scope.map((g) => `\`${g}\``).join(", ") : "none declared (every file counts as in scope)"}`,
     `- **Base:** ${s.base ? s.base.slice(0, 12) : "no commit yet"}${s.dirty.length ? `; ${s.dirty.length} file(s) dirty before the task, snapshotted` : ""}`,

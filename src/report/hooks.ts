@@ -36,7 +36,7 @@ export function formatChanges(root: string, c: HookChanges): string {
 export interface HookStatusReport {
   root: string;
   hosts: HostStatus[];
-  git: { installed: GitHookMethod[]; plan: GitHookPlan };
+  git: { installed: GitHookMethod[]; plan: GitHookPlan; displaced?: string; note?: string };
   directives: { installedIn: string[]; text: string };
 }
 
@@ -46,6 +46,7 @@ export function formatStatus(r: HookStatusReport): string {
     const state = h.installed ? "installed" : h.detected.length ? "detected" : "-";
     const files = h.installs.filter((i) => i.events.length).map((i) => `${show(r.root, i.path)} [${i.events.join(", ")}]`);
     lines.push(`${h.id.padEnd(12)} ${state.padEnd(10)} ${files.join("; ")}`.trimEnd());
+    for (const i of h.installs) if (i.damaged) lines.push(`${"".padEnd(23)} damaged: ${i.damaged}`);
     if (h.installed) {
       const fc = h.failClosed === "set" ? "fail-closed set" : h.failClosed === "inherent" ? "fails closed by itself" : "cannot fail closed";
       lines.push(`${"".padEnd(23)} covers: ${h.covers.join(", ")}${h.missing.length ? `; missing: ${h.missing.join(", ")}` : ""}; ${fc}; ${h.canAsk ? "can ask" : "ask → block"}`);
@@ -53,7 +54,9 @@ export function formatStatus(r: HookStatusReport): string {
     } else if (h.detected.length) lines.push(`${"".padEnd(23)} seen: ${h.detected.join(", ")}; install with \`guard hook install --host ${h.id}\``);
   }
   const plan = r.git.plan.method === "refused" ? `refused: ${r.git.plan.note}` : r.git.plan.method;
-  lines.push(`${"git".padEnd(12)} ${(r.git.installed.length ? "installed" : "-").padEnd(10)} ${r.git.installed.join(", ") || `would use: ${plan}`}`);
+  const gitState = r.git.installed.length ? "installed" : r.git.displaced ? "displaced" : "-";
+  lines.push(`${"git".padEnd(12)} ${gitState.padEnd(10)} ${r.git.installed.join(", ") || `would use: ${plan}`}`);
+  for (const extra of [r.git.displaced, r.git.note]) if (extra) lines.push(`${"".padEnd(23)} ${extra}`);
   if (r.directives.installedIn.length) lines.push(`${"directives".padEnd(12)} ${"installed".padEnd(10)} ${r.directives.installedIn.join(", ")}`);
   else {
     lines.push("", "Directives for AGENTS.md / CLAUDE.md (write them with `guard hook install --directives`):", "", r.directives.text);

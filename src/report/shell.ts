@@ -56,7 +56,7 @@ export function formatShell(r: ShellCheckReport): string {
     if (!c.done) {
       const how = { move: "moved", copy: "copied", link: "hard-linked" } as const;
       const shown = c.paths.slice(0, 5).map((p) => (c.saves?.[p] ? `${p} (${how[c.saves[p]]})` : p));
-      lines.push(`would ${c.kind} ${shown.join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (dry run)`);
+      lines.push(`would ${c.kind} ${shown.join(", ")}${c.paths.length > 5 ? ` and ${c.paths.length - 5} more` : ""} (not done: --apply saves them first)`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import type { GcPlan } from "../act/trash/gc.ts";
+import type { GcPlan, GcResult } from "../act/trash/gc.ts";
 import type { TrashManifest } from "../act/trash/manifest.ts";
 import type { RestoreResult } from "../act/trash/restore.ts";
 import type { ItemWhere, TxSummary } from "../act/trash/status.ts";
@@ -15,6 +15,7 @@ export const trashListEnvelope = (list: TxSummary[], damaged: string[] = []): En
 export function formatTrashList(root: string, list: TxSummary[], damaged: string[] = []): string {
   if (list.length === 0 && damaged.length === 0) return "the trash is empty\n";
   const out = list.map((s) => `${s.txid}  ${s.state.padEnd(9)} ${String(s.inTrash).padStart(4)}/${s.items} held  ${size(s.bytes).padStart(9)}  ${shown(root, s.paths)}  (${s.reason})`);
+  for (const s of list) if (s.state === "restoring" && s.inTrash > 0) out.push(`${s.txid}  its restore was cut off: \`guard trash restore ${s.txid}\` finishes it`);
   for (const txid of damaged) out.push(`${txid}  damaged   its manifest cannot be read; its files are under .guard/trash/${txid}/items/`);
   return `${out.join("\n")}\n`;
 }
@@ -40,16 +41,22 @@ export const restoreEnvelope = (r: RestoreResult): Envelope<RestoreResult> => en
 export function formatRestore(root: string, r: RestoreResult): string {
   const out = [`restored ${r.restored.length} item(s) from ${r.txid}${r.restored.length ? `: ${shown(root, r.restored)}` : ""}`];
   if (r.alreadyInPlace.length) out.push(`already in place: ${shown(root, r.alreadyInPlace)}`);
+  if (r.lost.length) out.push(`NOT restored, neither the trash nor the original place holds them: ${shown(root, r.lost)}`);
   if (r.displacedTxid) out.push(`what was in the way is in ${r.displacedTxid} (guard trash restore ${r.displacedTxid} --force to swap back)`);
   return `${out.join("\n")}\n`;
 }
 
-export const gcEnvelope = (plan: GcPlan, executed: boolean): Envelope<GcPlan & { executed: boolean }> => envelope("trash-gc", { ...plan, executed });
+export const gcEnvelope = (plan: GcPlan, done?: GcResult): Envelope<GcPlan & { executed: boolean; result?: GcResult }> =>
+  envelope("trash-gc", { ...plan, executed: done !== undefined, result: done });
 
-export function formatGc(plan: GcPlan, executed: boolean): string {
+export function formatGc(plan: GcPlan, done?: GcResult): string {
+  const executed = done !== undefined;
   const verb = executed ? "purged" : "would purge";
-  const out = plan.purge.map((p) => `${verb} ${p.txid}  ${size(p.bytes).padStart(9)}  (${p.why})`);
-  out.push(`${plan.purge.length} transaction(s) ${verb}; trash ${size(plan.bytesBefore)} → ${size(plan.bytesAfter)} (policy: ${plan.policy.maxAgeDays} days, ${size(plan.policy.maxBytes)})`);
+  const busy = new Map((done?.busy ?? []).map((b) => [b.txid, b.why]));
+  const out = plan.purge.map((p) => (busy.has(p.txid) ? `kept ${p.txid}: ${busy.get(p.txid)}` : `${verb} ${p.txid}  ${size(p.bytes).padStart(9)}  (${p.why})`));
+  const debris = plan.debris.reduce((n, d) => n + d.bytes, 0) + plan.keep.reduce((n, s) => n + s.partialBytes, 0);
+  if (plan.debris.length || debris) out.push(`${executed ? "reclaimed" : "would reclaim"} ${size(executed ? done.reclaimed : debris)} of half-made copies and unfinished folders`);
+  out.push(`${done ? done.purged.length : plan.purge.length} transaction(s) ${verb}; trash ${size(plan.bytesBefore)} → ${size(plan.bytesAfter)} (policy: ${plan.policy.maxAgeDays} days, ${size(plan.policy.maxBytes)})`);
   if (!executed && plan.purge.length) out.push("dry run: add --execute to delete them for good");
   return `${out.join("\n")}\n`;
 }

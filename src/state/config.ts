@@ -36,7 +36,15 @@ const WhySchema = strict({
 });
 
 /** The `gate` section: `guard pre` / `guard post` (src/decide/gate). */
+/** A human's exemption from one static rule for one file (hard rules cannot be allowed inline by the change). */
+const GateExemption = strict({
+  rule: v.pipe(str("rule id"), v.regex(/^RULE-[A-Z0-9-]+$/, "expected a rule id such as RULE-TLS-VERIFY-OFF")),
+  file: str("repository-relative path"),
+  reason: v.pipe(str("reason"), v.minLength(1, "expected a reason")),
+});
+
 const GateSchema = strict({
+  exemptions: v.optional(v.array(GateExemption, "expected a list of { rule, file, reason }")),
   graph: v.optional(v.picklist(["always", "never"], "expected always or never")),
   requireApproval: v.optional(v.boolean("expected true or false")),
   build: v.optional(v.union([v.array(str(), "expected an array of strings"), v.literal(false)], "expected a command as an array of strings, or false")),
@@ -77,6 +85,8 @@ export const ConfigSchema = strict({
       fullRunHours: v.optional(positiveInt("whole number of hours (0 = never)")),
       /** Quarantine: test ids (as `guard check --json` names them) whose failures never block a gate. */
       knownFailing: v.optional(v.array(str("a test id"), "expected a list of test ids")),
+      /** Re-record stale evidence in the background after runs on a clean tree (default true). */
+      refreshEvidence: v.optional(v.boolean("expected true or false")),
     }),
   ),
   trash: v.optional(

@@ -182,6 +182,7 @@ test("guard doctor's engine.log check warns about a long tail and says how to fo
       fix: false,
       settings: { ...DEFAULTS.engine, backend },
       engine: () => Promise.reject(new Error("not started")),
+      resetEngine: () => {},
     });
     const warn = await engineLog.run(ctx("embedded"));
     expect(warn).toMatchObject({ status: "warn", todo: "run `guard doctor --fix` to fold it into a snapshot now" });

@@ -58,11 +58,11 @@ test("a bundle whose sha256 does not match is refused and nothing is left half-i
   expect(requests).toContain(`/tampered/${bundleFileName("linux-x64")}`);
 });
 
-test("with no bundle at the base URL the error is the no-embedded-build line", async () => {
+test("with no bundle at the base URL the error says the engine is not installed, with the download's failure", async () => {
   const home = mkdtempSync(join(tmpdir(), "guard-home-404-"));
   const err = await ensureEmbedded({ home, facts: bareFacts(home), bundle: { baseUrl: `http://127.0.0.1:${server.port}/missing`, sha256: bundleSha }, watchdog: false }).catch((e) => e);
   expect(err.exitCode).toBe(69);
-  expect(err.oneLine()).toStartWith("no embedded build for this platform, use Docker or a server; run `guard init --backend docker`");
+  expect(err.oneLine()).toStartWith("the embedded engine is not installed: no FalkorDB server and module in GUARD_HOME/engine");
   expect(err.oneLine()).toContain("HTTP 404");
   expect(existsSync(join(home, "engine", "build"))).toBe(false);
 });

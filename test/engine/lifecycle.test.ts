@@ -5,32 +5,10 @@ import { join } from "node:path";
 import { GraphClient } from "../../src/graph/client.ts";
 import { ensureEmbedded, readState, stopEmbedded } from "../../src/graph/engine/embedded.ts";
 import { MAX_SOCKET_PATH_BYTES, socketPath } from "../../src/graph/engine/paths.ts";
+import { serversOn, waitFor } from "../helpers/servers.ts";
 import { runGuard } from "./run-guard.ts";
 
 const newHome = (tag: string) => mkdtempSync(join(tmpdir(), `guard-home-${tag}-`));
-
-/** Processes whose command line names this socket: the servers of one GUARD_HOME (zombies excluded). */
-function serversOn(socket: string): number[] {
-  const pids: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      if (cmd.includes(socket) && /(redis|valkey)-server/.test(cmd) && !/\) Z /.test(stat)) pids.push(Number(d));
-    } catch {}
-  }
-  return pids;
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await Bun.sleep(50);
-  }
-  return cond();
-}
 
 test("kill -9 of the server: the next call starts a fresh one and the persisted graph is back", async () => {
   const home = newHome("kill");

@@ -2,7 +2,7 @@
 // tamper case is refused. Real git repositories, guard run from source as a user runs it.
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildGateRepo, edit, removeRepo, SCOPE, write } from "../../fixtures/gate/build.ts";
 import { keyPath } from "../../src/act/approval/key.ts";
@@ -59,6 +59,14 @@ describe("pre-commit with an open task", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("commit refused");
     expect(r.stderr).toContain("session.json changed after the approval");
+  });
+
+  test("a deleted session file with its approval left behind is refused, not waved through", () => {
+    const root = approvedRepo();
+    rmSync(join(root, ".guard", "session.json"));
+    const r = precommit(root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("session.json was deleted but an approval is left");
   });
 
   test("a staged file edited after the approval is refused", () => {

@@ -1,7 +1,7 @@
 // The optional LLM review against loopback HTTP servers that stand in for each API's shape (an
 // OpenAI-compatible /v1/chat/completions, the Anthropic /v1/messages), and a stand-in agent CLI.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildGateRepo, edit, removeRepo } from "../../fixtures/gate/build.ts";
@@ -148,6 +148,30 @@ describe("a local agent CLI", () => {
     expect(r.findings.map((f) => [f.code, f.severity, f.line])).toEqual([["LLM-CORRECTNESS", "hard", 2]]);
     const failing = await llmReview({ provider: "command", command: ["false"] }, "t", CHANGES);
     expect(failing.note).toBe("no LLM review: command failed on part 1 of 1: false exited 1");
+  });
+  test("a wrapper whose children outlive it is bounded by the timeout, and its whole group is killed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "guard-agent-slow-"));
+    const script = join(dir, "agent");
+    const pidFile = join(dir, "child.pid");
+    // A wrapper script that starts a long child holding stdout, as agent CLIs behind wrappers do.
+    writeFileSync(script, `#!/bin/sh\nsleep 30 &\necho $! > ${pidFile}\nwait\n`);
+    chmodSync(script, 0o755);
+    const started = Date.now();
+    const r = await llmReview({ provider: "command", command: [script], timeoutSeconds: 1 }, "t", CHANGES);
+    const took = Date.now() - started;
+    expect(r.note).toBe("no LLM review: command failed on part 1 of 1: timed out after 1 s");
+    expect(took).toBeLessThan(15_000);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await Bun.sleep(200);
+    // Gone, or a zombie nobody has reaped yet: either way no longer running.
+    const state = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0];
+      } catch {
+        return "gone";
+      }
+    })();
+    expect(["gone", "Z"]).toContain(state ?? "gone");
   });
 });
 

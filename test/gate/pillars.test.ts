@@ -9,6 +9,7 @@ import { DRAFT_NAMES } from "../../src/decide/gate/hygiene.ts";
 import { simplicity } from "../../src/decide/gate/simplicity.ts";
 import { DUPLICATES } from "../../src/decide/gate/simplicity-list.ts";
 import { inScope } from "../../src/decide/gate/scope.ts";
+import { loadInvariants } from "../../src/decide/gate/invariants.ts";
 import { startTestEngine } from "../helpers/engine.ts";
 import { guard, makeRepo } from "../helpers/repo.ts";
 
@@ -31,8 +32,10 @@ describe("invariants", () => {
     edit(root, "app/dates.py", (s) => s.replace("UTC = timezone.utc", "ZONE = timezone.utc").replaceAll("tzinfo=UTC", "tzinfo=ZONE"));
     edit(root, "app/stamp.py", (s) => `${s}print("debug")\n`);
     const d = postJson(root);
-    const inv = d.findings.filter((f: { code: string }) => f.code === "INV-VIOLATED").map((f: { file: string; message: string }) => `${f.file}: ${f.message.split(" (")[0]}`);
-    expect(inv).toEqual(["app/dates.py: invariant dates-utc no longer holds in app/dates.py", "app/stamp.py: invariant no-print no longer holds in app/stamp.py"]);
+    const inv = d.findings.filter((f: { code: string }) => f.code === "INV-VIOLATED").map((f: { file: string; line?: number; message: string }) => `${f.file}:${f.line ?? "-"}: ${f.message.split(" (")[0]}`);
+    // A forbid names the line of the first match; a require has no line to name.
+    const printLine = readFileSync(join(root, "app/stamp.py"), "utf8").split("\n").indexOf('print("debug")') + 1;
+    expect(inv).toEqual(["app/dates.py:-: invariant dates-utc no longer holds", `app/stamp.py:${printLine}: invariant no-print no longer holds`]);
   });
 
   test("pre-existing violations are baselined", () => {
@@ -110,7 +113,7 @@ describe("pre", () => {
     const root = fresh();
     edit(root, "README.md", (s) => `${s}wip\n`);
     const refused = guard(["pre", "t", "--scope", "app"], root);
-    expect(refused.code).toBe(64);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("uncommitted change (README.md)");
     expect(guard(["pre", "t", "--scope", "app", "--allow-dirty"], root).code).toBe(0);
     edit(root, "app/dates.py", (s) => `${s}\n`);
@@ -118,6 +121,14 @@ describe("pre", () => {
     expect(d.files).toEqual(["app/dates.py"]);
     expect(d.notJudged).toEqual([{ path: "README.md", why: "dirty before the task and unchanged since" }]);
     expect(d.verdict).toBe("APPROVED");
+  });
+
+  test("a second pre says which open task it replaces", () => {
+    const root = fresh();
+    expect(guard(["pre", "first task", "--scope", "app"], root).code).toBe(0);
+    const second = guard(["pre", "second task", "--scope", "app"], root);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('It replaces the open task "first task"');
   });
 
   test("scope globs: a folder covers what is below it", () => {
@@ -173,4 +184,14 @@ describe("impact range from the code graph", () => {
       await engine.stop();
     }
   }, 120_000);
+});
+
+describe("invariant file errors name the key", () => {
+  test("a wrong type inside one invariant points at it, not at the root", () => {
+    const root = makeRepo({ "guard.invariants.json": JSON.stringify([{ id: "no-print", files: "app/**", forbid: "print\\(" }]) });
+    repos.push(root);
+    expect(() => loadInvariants(root)).toThrow("guard.invariants.json at `0.files`: expected an array of globs");
+    writeFileSync(join(root, "guard.invariants.json"), JSON.stringify({ invariants: [{ id: "", files: ["a"] }] }));
+    expect(() => loadInvariants(root)).toThrow("guard.invariants.json at `invariants.0.id`: expected a non-empty id");
+  });
 });

@@ -1,7 +1,7 @@
 // Every static rule's own examples, run as tests (invalid lines must be flagged, valid lines must not),
 // and the rule machinery: added lines only, guard-allow, packs, whole-file checks, secrets without bytes.
 import { describe, expect, test } from "bun:test";
-import { fake } from "../../src/decide/leak/fake.ts";
+import { fake, UPPER_DIGITS } from "../../src/decide/leak/fake.ts";
 import { applyRules, allowFor, lineHits, ruleApplies } from "../../src/decide/gate/rules/apply.ts";
 import { GATE_RULES } from "../../src/decide/gate/rules/index.ts";
 import { noUserLine } from "../../src/decide/gate/rules/infra.ts";
@@ -71,13 +71,29 @@ describe("added lines only", () => {
 });
 
 describe("guard-allow", () => {
-  test("on the line or the line above, with a reason, downgrades to info and says why", () => {
-    const text = [`res.setHeader("Access-Control-Allow-Origin", "*"); // guard-allow RULE-CORS-ANY: public read-only status endpoint`, `// guard-allow TLS-VERIFY-OFF: local test server with a throwaway cert`, "const agent = new https.Agent({ rejectUnauthorized: false });", ""].join("\n");
+  test("on the line or the line above, with a reason, downgrades a warning to info and says why", () => {
+    const text = [`res.setHeader("Access-Control-Allow-Origin", "*"); // guard-allow RULE-CORS-ANY: public read-only status endpoint`, ""].join("\n");
     const f = applyRules([change("src/server.ts", text)], PACKS);
-    expect(f.sort((a, b) => a.line! - b.line!).map((x) => [x.code, x.severity, x.allowed])).toEqual([
-      ["RULE-CORS-ANY", "info", "public read-only status endpoint"],
-      ["RULE-TLS-VERIFY-OFF", "info", "local test server with a throwaway cert"],
-    ]);
+    expect(f.map((x) => [x.code, x.severity, x.allowed])).toEqual([["RULE-CORS-ANY", "info", "public read-only status endpoint"]]);
+  });
+  const tls = ["// guard-allow TLS-VERIFY-OFF: local test server with a throwaway cert", "const agent = new https.Agent({ rejectUnauthorized: false });", ""].join("\n");
+  test("a hard rule is not downgraded by a guard-allow the same change adds", () => {
+    const f = applyRules([change("src/server.ts", tls)], PACKS);
+    expect(f.map((x) => [x.code, x.severity])).toEqual([["RULE-TLS-VERIFY-OFF", "hard"]]);
+    expect(f[0]!.message).toContain("gate.exemptions");
+  });
+  test("a hard rule's guard-allow that was already there before the change still counts", () => {
+    const f = applyRules([change("src/server.ts", tls, "// guard-allow TLS-VERIFY-OFF: local test server with a throwaway cert\n", [2])], PACKS);
+    expect(f.map((x) => [x.code, x.severity, x.allowed])).toEqual([["RULE-TLS-VERIFY-OFF", "info", "local test server with a throwaway cert"]]);
+  });
+  test("an agent cannot approve its own credential inline; a human exemption in config can exempt a hard rule", () => {
+    const key = ["AK", "IA", fake(16, UPPER_DIGITS, 5)].join("");
+    const line = `const k = "${key}"; // guard-allow RULE-SECRET: test fixture`;
+    const own = applyRules([change("src/aws.ts", `${line}\n`)], PACKS).filter((x) => x.code === "RULE-SECRET");
+    expect(own.map((x) => x.severity)).toEqual(["hard"]);
+    expect(JSON.stringify(own)).not.toContain(key);
+    const exempt = applyRules([change("src/server.ts", tls)], PACKS, [{ rule: "RULE-TLS-VERIFY-OFF", file: "src/server.ts", reason: "local test server" }]);
+    expect(exempt.map((x) => [x.code, x.severity])).toEqual([["RULE-TLS-VERIFY-OFF", "info"]]);
   });
   test("without a reason, or for another rule, it downgrades nothing", () => {
     expect(allowFor(["x // guard-allow RULE-CORS-ANY:"], 1, "RULE-CORS-ANY")).toBeUndefined();

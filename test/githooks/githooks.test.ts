@@ -1,12 +1,13 @@
 // guard hook install --git on each install path, with real git repositories and real commits.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gitRaw, type GitResult } from "../../src/repo/git.ts";
 import { installGitHook, planGitHook, realGit, uninstallGitHook, PREVIOUS_HOOK, WRAPPER_MARKER, type GitOps } from "../../src/hosts/install/git-hooks.ts";
 import { guardCommand } from "../../src/hosts/invocation.ts";
-import { GIT_ENV, guard, makeRepo, sh, writeFiles } from "../helpers/repo.ts";
+import { GIT_ENV, guard, guardOnPath, makeRepo, sh, writeFiles } from "../helpers/repo.ts";
+import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
 
 beforeAll(() => {
   process.env.GIT_CONFIG_GLOBAL = "/dev/null";
@@ -103,20 +104,34 @@ describe("husky", () => {
     return root;
   }
 
-  test("guard's line is added to .husky/pre-commit and runs after the user's", () => {
+  test("guard's line is added to .husky/pre-commit (committed: no machine path) and runs after the user's", () => {
     const root = huskyRepo();
-    const original = readFileSync(join(root, ".husky", "pre-commit"), "utf8");
+    const file = join(root, ".husky", "pre-commit");
+    const original = readFileSync(file, "utf8");
+    const mode = statSync(file).mode & 0o777;
     const c = installGitHook(root);
     expect(c).toMatchObject({ method: "husky", action: "updated" });
-    const text = readFileSync(join(root, ".husky", "pre-commit"), "utf8");
+    const text = readFileSync(file, "utf8");
     expect(text.startsWith(original)).toBe(true);
-    expect(text).toContain(`${guardCommand("precommit")}\n`);
+    expect(text).toContain('exec "$g" precommit\n');
+    expect(text).not.toContain(process.execPath);
+    expect(text).not.toContain(root);
+    expect(statSync(file).mode & 0o777).toBe(mode);
     expect(installGitHook(root).action).toBe("unchanged");
-    const r = commit(root);
+    const r = commit(root, { PATH: `${guardOnPath()}:${process.env.PATH}` });
     expect(r.code).toBe(0);
     expect(r.out).toContain("husky-user-hook");
     expect(uninstallGitHook(root).map((x) => x.method)).toEqual(["husky"]);
-    expect(readFileSync(join(root, ".husky", "pre-commit"), "utf8")).toBe(original);
+    expect(readFileSync(file, "utf8")).toBe(original);
+    expect(statSync(file).mode & 0o777).toBe(mode);
+  });
+
+  test("on a machine without guard the committed line stops the commit with one line naming the install", () => {
+    const root = huskyRepo();
+    installGitHook(root);
+    const r = commit(root, { PATH: "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "guard-nohome-")) });
+    expect(r.code).not.toBe(0);
+    expect(r.out).toContain(MISSING_GUARD);
   });
 
   test("a failing user line stops the commit before guard runs", () => {

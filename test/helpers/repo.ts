@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -51,4 +51,13 @@ export function guard(args: string[], cwd: string, opts: { env?: Record<string, 
     stderr: "pipe",
   });
   return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+/** A folder holding a `guard` executable (this checkout, run from source), to put on PATH as a user has it. */
+export function guardOnPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), "guard-bin-"));
+  const shim = join(dir, "guard");
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(GUARD_MAIN)} "$@"\n`);
+  chmodSync(shim, 0o755);
+  return dir;
 }

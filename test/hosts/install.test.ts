@@ -1,14 +1,15 @@
 // guard hook install / uninstall on config files that already hold other tools' hooks: guard's entries
 // go in and out, everything else stays byte for byte.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { installHost, uninstallHost } from "../../src/hosts/install/settings.ts";
 import { HOSTS, findHost } from "../../src/hosts/registry.ts";
 import { hostStatus, guardHookFiles } from "../../src/hosts/status.ts";
 import { handleAgentEvent } from "../../src/hosts/handle.ts";
-import { makeRepo, guard } from "../helpers/repo.ts";
+import { makeRepo, guard, guardOnPath } from "../helpers/repo.ts";
+import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
 
 beforeAll(() => {
   process.env.GIT_CONFIG_GLOBAL = "/dev/null";
@@ -151,13 +152,13 @@ describe("refusals", () => {
 });
 
 describe("the commands written into configs", () => {
-  test("call guard by absolute path, and the agent can no longer edit the config", async () => {
+  test("a machine-local config calls guard by absolute path, under the GUARD_HOME it was installed with", async () => {
     const root = makeRepo();
     const h = home();
     installHost(findHost("claude-code")!, { root, home: h });
     const cfg = JSON.parse(readFileSync(join(root, ".claude", "settings.local.json"), "utf8"));
     const cmd: string = cfg.hooks.PreToolUse[0].hooks[0].command;
-    expect(cmd.startsWith("/")).toBe(true);
+    expect(cmd.startsWith(`env GUARD_HOME=${process.env.GUARD_HOME} /`)).toBe(true);
     expect(cmd).toMatch(/src\/cli\/main\.ts agent-event claude-code pre-tool-use$/);
     expect(cfg.hooks.PreToolUse[0].hooks[0].onFailure).toBe("block");
     // Run the installed command exactly as the host would.
@@ -175,7 +176,11 @@ describe("the commands written into configs", () => {
     const root = makeRepo();
     const h = home();
     installHost(findHost("opencode")!, { root, home: h });
-    const mod = await import(join(root, ".opencode", "plugins", "guard.js"));
+    const plugin = readFileSync(join(root, ".opencode", "plugins", "guard.js"), "utf8");
+    expect(plugin).not.toContain(process.execPath); // committed: guard is found on PATH when it loads
+    const path = process.env.PATH;
+    process.env.PATH = `${guardOnPath()}:${path}`;
+    const mod = await import(join(root, ".opencode", "plugins", "guard.js")).finally(() => (process.env.PATH = path));
     const hooks = await mod.GuardPlugin({ directory: root });
     await expect(hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "rm -rf /" } })).rejects.toThrow(/SHELL_PROTECTED_ROOT/);
     await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } });
@@ -206,5 +211,87 @@ describe("the commands written into configs", () => {
     const r = await handleAgentEvent("claude-code", "pre-tool-use", payload, { processCwd: root });
     expect(r.verdict.code).toBe("EDIT_GUARD_HOOKS");
     expect(r.answer.exitCode).toBe(2);
+  });
+});
+
+describe("committed configs are portable", () => {
+  const run = (cmd: string, root: string, env: Record<string, string>) =>
+    Bun.spawnSync(["sh", "-c", cmd], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdin: new TextEncoder().encode(JSON.stringify({ session_id: "s", cwd: root, tool_name: "Bash", tool_input: { command: "git push --force" } })),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+
+  test("--shared names guard, found on PATH; without it every tool call is blocked with one line naming the install", () => {
+    const root = makeRepo();
+    const h = home();
+    installHost(findHost("claude-code")!, { root, home: h, scope: "shared" });
+    const text = readFileSync(join(root, ".claude", "settings.json"), "utf8");
+    expect(text).not.toContain(process.execPath);
+    expect(text).not.toContain("GUARD_HOME");
+    const cmd: string = JSON.parse(text).hooks.PreToolUse[0].hooks[0].command;
+    const found = run(cmd, root, { PATH: `${guardOnPath()}:${process.env.PATH}` });
+    expect(found.exitCode).toBe(2);
+    expect(found.stderr.toString()).toContain("SHELL_GIT_FORCE_PUSH");
+    const missing = run(cmd, root, { PATH: "/usr/bin:/bin", HOME: h });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.toString().trim()).toBe(MISSING_GUARD);
+  });
+
+  test("the launcher also finds guard where install.sh puts it (~/.guard/bin)", () => {
+    const root = makeRepo();
+    const h = home();
+    installHost(findHost("claude-code")!, { root, home: h, scope: "shared" });
+    mkdirSync(join(h, ".guard", "bin"), { recursive: true });
+    const shim = join(guardOnPath(), "guard");
+    writeFileSync(join(h, ".guard", "bin", "guard"), readFileSync(shim));
+    chmodSync(join(h, ".guard", "bin", "guard"), 0o755);
+    const cmd: string = JSON.parse(readFileSync(join(root, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].command;
+    const r = run(cmd, root, { PATH: "/usr/bin:/bin", HOME: h });
+    expect(r.stderr.toString()).toContain("SHELL_GIT_FORCE_PUSH");
+  });
+});
+
+describe("uninstall leaves no diff", () => {
+  test("a file in its own style (not JSON.stringify's) gets its exact bytes and mode back", () => {
+    const root = makeRepo();
+    const h = home();
+    const path = join(root, ".claude", "settings.json");
+    const original = '{ "permissions": {"allow": ["Bash(npm test:*)"]},\n  "model":"opus" }\n';
+    write(path, original);
+    chmodSync(path, 0o600);
+    const cc = findHost("claude-code")!;
+    expect(installHost(cc, { root, home: h, scope: "shared" }).action).toBe("updated");
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const r = uninstallHost(cc, { root, home: h, scope: "shared" });
+    expect(r.map((x) => x.action)).toEqual(["updated"]);
+    expect(readFileSync(path, "utf8")).toBe(original);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  test("install for every host, then uninstall: the folders guard created are gone and git sees nothing", () => {
+    const root = makeRepo();
+    const h = home();
+    for (const host of HOSTS) installHost(host, { root, home: h });
+    const status = () => Bun.spawnSync(["git", "status", "--porcelain"], { cwd: root, stdout: "pipe" }).stdout.toString();
+    expect(status()).not.toBe("");
+    for (const host of HOSTS) uninstallHost(host, { root, home: h });
+    expect(status()).toBe("");
+    expect(hostStatus(root, h).filter((s) => s.detected.length > 0).map((s) => s.id)).toEqual([]);
+  });
+
+  test("a file edited after install keeps the edit: only guard's entries come out", () => {
+    const root = makeRepo();
+    const h = home();
+    const cc = findHost("claude-code")!;
+    installHost(cc, { root, home: h });
+    const path = join(root, ".claude", "settings.local.json");
+    const edited = JSON.parse(readFileSync(path, "utf8"));
+    edited.model = "sonnet";
+    writeFileSync(path, `${JSON.stringify(edited, null, 2)}\n`);
+    uninstallHost(cc, { root, home: h });
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ model: "sonnet" });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { guard } from "../helpers/repo.ts";
 import { buildShellFixture } from "./fixture.ts";
@@ -31,14 +31,26 @@ test("words after -- are one argv (quoted exactly); a single word is a whole com
 
 test("--dry-run says how each target would be saved: moved away, or copied / hard-linked and left in place", () => {
   const line = "rm notes.txt; sed -i s/a/b/ README.md; rm -rf src";
-  expect(check("--dry-run", "--", line).stdout).toContain("would relocate README.md (copied), notes.txt (hard-linked), src (moved) (dry run)");
+  expect(check("--dry-run", "--", line).stdout).toContain("would relocate README.md (copied), notes.txt (hard-linked), src (moved) (not done: --apply saves them first)");
   const data = JSON.parse(check("--json", "--dry-run", "--", line).stdout).data;
   expect(data.compensations[0].saves).toEqual({ "README.md": "copy", "notes.txt": "link", src: "move" });
   expect(existsSync(join(fx.ws, "notes.txt"))).toBe(true);
 });
 
-test("without --dry-run a RELOCATE is compensated and the text says how to undo it", () => {
-  const r = check("--cwd", "docs", "--", "rm", "guide.md");
+test("check alone only classifies: nothing moves, nothing is recorded, the text says --apply would save it", () => {
+  const events = join(fx.ws, ".guard", "events.jsonl");
+  const before = readFileSync(events, "utf8");
+  const r = check("--", "rm -rf src");
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^RELOCATE  SHELL_DELETE\n/);
+  expect(r.stdout).toContain("would relocate src (moved) (not done: --apply saves them first)");
+  expect(existsSync(join(fx.ws, "src", "app.ts"))).toBe(true);
+  expect(readFileSync(events, "utf8")).toBe(before);
+  expect(JSON.parse(check("--json", "--", "git reset --hard").stdout).data.compensations[0]).toMatchObject({ kind: "snapshot", done: false });
+});
+
+test("--apply compensates a RELOCATE and the text says how to undo it", () => {
+  const r = check("--apply", "--cwd", "docs", "--", "rm", "guide.md");
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^RELOCATE  SHELL_DELETE\n/);
   const txid = /guard trash restore ([0-9a-f-]+)/.exec(r.stdout)![1]!;
@@ -52,7 +64,7 @@ test("without --dry-run a RELOCATE is compensated and the text says how to undo 
 });
 
 test("--json is the envelope; ok is false only for BLOCK", () => {
-  const b = JSON.parse(check("--json", "--", "rm -rf /").stdout);
+  const b = JSON.parse(check("--json", "--apply", "--", "rm -rf /").stdout);
   expect(b).toMatchObject({ schemaVersion: 1, kind: "shell-check", ok: false, data: { decision: "BLOCK", code: "SHELL_PROTECTED_ROOT" } });
   const a = JSON.parse(check("--json", "--", "ls").stdout);
   expect(a).toMatchObject({ ok: true, data: { decision: "ALLOW" } });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classifyCommand } from "../../src/decide/shell/index.ts";
 import { buildShellFixture } from "./fixture.ts";
@@ -118,5 +119,26 @@ describe("parsing shell lines", () => {
   test("an empty line is ALLOW; a syntax error is BLOCK", async () => {
     expect((await classify("   ")).code).toBe("SHELL_EMPTY");
     expect((await classify("rm -rf (")).decision).toBe("BLOCK");
+  });
+});
+
+describe("temp space", () => {
+  const tmpFx = buildShellFixture();
+  afterAll(() => rmSync(tmpFx.base, { recursive: true, force: true }));
+  test("$TMPDIR counts when it lies in a temp directory; the workspace's own temp folder, GUARD_HOME and $HOME do not", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "guard-scratch-"));
+    try {
+      writeFileSync(join(scratch, "out.txt"), "x");
+      const env = { HOME: tmpFx.home, TMPDIR: scratch };
+      const v = (cmd: string) => classifyCommand(cmd, { cwd: tmpFx.ws, env });
+      expect((await v("rm -rf $TMPDIR/build")).code).toBe("SHELL_TEMP_SPACE");
+      expect((await v(`truncate -s 0 ${scratch}/out.txt`)).code).toBe("SHELL_TEMP_SPACE");
+      expect((await v("rm ../other/data.txt")).code).toBe("SHELL_OUTSIDE_WORKSPACE"); // shares the workspace's folder in /tmp
+      expect((await v(`rm -rf ${process.env.GUARD_HOME}`)).decision).toBe("BLOCK");
+      expect((await v("rm -rf /tmp/guard-none src")).code).toBe("SHELL_DELETE");
+      expect((await v("rm -rf /tmp/guard-none src")).compensations[0]!.paths).toEqual(["src"]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

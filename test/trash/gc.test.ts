@@ -46,10 +46,10 @@ test("gc purges by age and size, dry run by default, --execute deletes", () => {
   executeGc(root, planGc(root, { maxAgeDays: 14, maxBytes: 1000 }));
 });
 
-test("a full trash refuses the relocation (nothing moves) and shell check BLOCKs", () => {
+test("a full trash refuses the relocation (nothing moves) and shell check --apply BLOCKs", () => {
   writeFileSync(join(root, "guard.json"), JSON.stringify({ trash: { maxBytes: 100 } }));
   writeFileSync(join(root, "big.txt"), "y".repeat(5000));
-  const r = guard(["shell", "check", "--json", "--", "rm", "big.txt"], root);
+  const r = guard(["shell", "check", "--apply", "--json", "--", "rm", "big.txt"], root);
   expect(r.code).toBe(2);
   expect(JSON.parse(r.stdout).data.code).toBe("SHELL_TRASH_FULL");
   expect(existsSync(join(root, "big.txt"))).toBe(true);

@@ -5,6 +5,7 @@ import { relocate } from "../../src/act/trash/relocate.ts";
 import { restore } from "../../src/act/trash/restore.ts";
 import { linkTree, mirrorsByLinks, treeDigest } from "../../src/act/trash/tree.ts";
 import { makeRepo, sh } from "../helpers/repo.ts";
+import { isRoot, mountTmpfs, NOT_ROOT, type Tmpfs } from "../faults/tmpfs.ts";
 import { buildTree } from "./helpers.ts";
 
 // The workspace for the cross-device case lives on the disk; the same-file-system case runs wholly in
@@ -13,7 +14,11 @@ const root = makeRepo();
 const shmRoot = mkdtempSync("/dev/shm/guard-ws-");
 sh(["git", "init", "-q"], shmRoot);
 const cleanup: string[] = [root, shmRoot];
-afterAll(() => cleanup.forEach((d) => rmSync(d, { recursive: true, force: true })), 60_000);
+const unmount: Tmpfs[] = [];
+afterAll(() => {
+  unmount.forEach((m) => m.unmount());
+  cleanup.forEach((d) => rmSync(d, { recursive: true, force: true }));
+}, 60_000);
 
 describe("relocate and restore a 10k-file tree", () => {
   test("same file system: one rename there and back, byte-identical (modes, symlinks as links, empty dirs, odd names)", () => {
@@ -29,11 +34,11 @@ describe("relocate and restore a 10k-file tree", () => {
     expect(readlinkSync(join(tree, "links", "loop-a"))).toBe("loop-b");
   }, 120_000);
 
-  test("another file system (/dev/shm is tmpfs): copy, verify, delete; restore copies back", () => {
-    const shm = mkdtempSync("/dev/shm/guard-trash-");
-    cleanup.push(shm);
-    expect(statSync(shm).dev).not.toBe(statSync(root).dev);
-    const tree = join(shm, "tree");
+  test.skipIf(!isRoot)(`another file system (a tmpfs mounted in the workspace): copy, verify, delete; restore copies back${isRoot ? "" : ` (skipped: ${NOT_ROOT})`}`, () => {
+    const mnt = mountTmpfs(join(root, "mnt"));
+    unmount.push(mnt);
+    expect(statSync(mnt.dir).dev).not.toBe(statSync(root).dev);
+    const tree = join(mnt.dir, "tree");
     buildTree(tree, 10_000);
     const before = treeDigest(tree);
     const m = relocate(root, [tree], { reason: "test" });

@@ -49,3 +49,10 @@ describe("why detector cases", () => {
       for (const lang of ["ts", "py"]) expect(cosmetic.some((f) => f.startsWith(`${lang}-${what}`))).toBe(true);
   });
 });
+
+test("a named function expression used as a callback is its own scope", async () => {
+  const before = "export function sweep(jobs) {\n  jobs.forEach(function expireOne(job) {\n    if (job.pinned) return;\n    job.expire();\n  });\n}\n";
+  const after = before.replace("    if (job.pinned) return;\n", "");
+  const findings = await detectChange([{ path: "src/jobs/sweep.js", before, after }]);
+  expect(findings.map((f) => [f.kind, f.symbol])).toEqual([["condition_removed", "sweep.expireOne"]]);
+});

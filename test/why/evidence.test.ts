@@ -60,6 +60,9 @@ describe("commit messages", () => {
     ["Resolve GH-8", "see https://example.invalid/acme/shop/issues/9", { closes: ["#8"], refs: ["#9"] }],
     ["Bump version", "", { closes: [], refs: [], fix: false, incident: false }],
     ["Handle PAY-77 refunds", "", { closes: [], refs: ["PAY-77"] }],
+    ["Keep the retry", "See PR #219", { closes: [], refs: [], pr: "#219" }],
+    ["Guard refunds, PR #57", "Fixes #12", { closes: ["#12"], refs: [], pr: "#57" }],
+    ["Revert timeout", "https://example.invalid/acme/shop/pull/31", { refs: [], pr: "#31" }],
   ];
   for (const [subject, body, want] of cases) test(subject, () => expect(parseMessage(subject, body)).toMatchObject(want));
 });

@@ -27,6 +27,9 @@ export function verifyStagedApproval(root: string): ApprovalCheck {
   } catch {
     requireAlways = true; // an unreadable config cannot switch the requirement off
   }
+  // An approval with no task record: the task's record was deleted after post signed it.
+  if (sessionBytes === undefined && readApprovals(root).records.length > 0)
+    return refuse("APPROVAL_SESSION_MISSING", '.guard/session.json was deleted but an approval is left, so guard cannot tell which task it approves; run `guard pre "<task>"` and `guard post` again');
   if (sessionBytes === undefined && !requireAlways) return { ok: true, required: false, code: "APPROVAL_NOT_REQUIRED", reason: "no task is open (guard pre), so no approval is required" };
   if (sessionBytes === undefined) return refuse("APPROVAL_NO_TASK", 'gate.requireApproval is on and no task is open; run `guard pre "<task>"`, make the change, then `guard post`');
   let session: { id?: unknown };

@@ -44,6 +44,7 @@ export async function health(root: string, base: string | undefined, build: Buil
       const failed = r.summary.results.filter((t) => t.outcome === "failed");
       const passedN = r.summary.results.filter((t) => t.outcome === "passed").length;
       testsNote = `${r.summary.runAll ? "full suite" : `${r.summary.level}, ${r.summary.selected} of ${r.summary.total} tests`}: ${passedN} passed, ${failed.length} failed`;
+      if (r.summary.results.length === 0 && r.summary.passed) testsNote = "no tests found: nothing checked that the change still works";
       if (!r.summary.passed) {
         const names = failed.map((t) => t.id);
         findings.push({ code: "HEALTH-TESTS", pillar: "health", severity: "hard", message: `tests fail: ${names.slice(0, 4).join(", ") || r.summary.problems[0] || "the runner failed"}${names.length > 4 ? ` and ${names.length - 4} more` : ""}; reproduce: ${r.summary.reproduce[0] ?? "guard run"}` });

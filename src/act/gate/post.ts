@@ -64,7 +64,7 @@ export async function runPost(root: string, o: PostOptions = {}): Promise<PostOu
 
   if (readable) {
     if (want("scope")) findings.push(...blastRadius(session, changed));
-    if (want("rules")) findings.push(...applyRules(changes, session.rulePacks));
+    if (want("rules")) findings.push(...applyRules(changes, session.rulePacks, cfg.gate?.exemptions ?? []));
     if (want("hygiene")) {
       const g = await removedExportCallers(root, changes, cfg.gate?.graph ?? DEFAULTS.gate.graph);
       if (g.note) notes.push(g.note);

@@ -30,6 +30,8 @@ export interface PreResult {
   session: Session;
   evidence: Record<string, string[]>;
   widened: boolean;
+  /** The open task this one replaced (its edits are now judged against the new task). */
+  replaced?: { task: string; createdAt: string };
 }
 
 /** `guard pre`: record the task, its scope and base, the dirty snapshot, domains, impact and invariant baselines. */
@@ -47,7 +49,7 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
       `the working tree has ${dirtyPaths.length} uncommitted change${dirtyPaths.length === 1 ? "" : "s"} (${dirtyPaths.slice(0, 3).map((c) => c.path).join(", ")}${dirtyPaths.length > 3 ? ", …" : ""})`,
       "post could not tell the task's edits from what was there before",
       "commit or stash them, or pass --allow-dirty to snapshot them",
-      EXIT.USAGE,
+      EXIT.BLOCKED,
       "E_DIRTY",
     );
   let invariants;
@@ -77,10 +79,11 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
     impact,
     invariants: baselineInvariants(root),
   };
+  const previous = openTask(root);
   clearApproval(root);
   saveSession(root, session);
-  appendEvent(root, { type: "gate.pre", task: session.id, session: session.owner ?? null, scope, base: base ?? null, dirty: session.dirty.length, latencyMs: Math.round(performance.now() - started) });
-  return { session, evidence: domains.evidence, widened: false };
+  appendEvent(root, { type: "gate.pre", task: session.id, session: session.owner ?? null, scope, base: base ?? null, dirty: session.dirty.length, replaced: previous?.id ?? null, latencyMs: Math.round(performance.now() - started) });
+  return { session, evidence: domains.evidence, widened: false, ...(previous ? { replaced: { task: previous.task, createdAt: previous.createdAt } } : {}) };
 }
 
 function widen(root: string, o: PreOptions): PreResult {
@@ -94,4 +97,13 @@ function widen(root: string, o: PreOptions): PreResult {
   saveSession(root, s);
   appendEvent(root, { type: "gate.widen", task: s.id, globs });
   return { session: s, evidence: {}, widened: true };
+}
+
+/** The task `pre` recorded before, if any (a damaged record counts as none: it is replaced either way). */
+function openTask(root: string): Session | undefined {
+  try {
+    return loadSession(root);
+  } catch {
+    return undefined;
+  }
 }

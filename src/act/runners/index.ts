@@ -4,6 +4,7 @@ import { extname, join } from "node:path";
 import { goTest } from "./go.ts";
 import { nodeTest } from "./node-test.ts";
 import { packageScript } from "./package-script.ts";
+import { withRunnerArgs } from "./runner-args.ts";
 import { pytest } from "./pytest.ts";
 import type { PlanResult, RunnableTest, Runner, RunPlan, TestResult } from "./types.ts";
 import { jest, vitest } from "./vitest.ts";
@@ -38,6 +39,8 @@ export interface RunOptions {
   /** Write the runners' output to stderr as it comes. */
   stream?: boolean;
   timeoutMs?: number;
+  /** Extra arguments for every runner command (`guard run -- -x`). */
+  runnerArgs?: string[];
 }
 
 /** Plans for a selection: grouped per runner, or every runner's whole suite. */
@@ -128,7 +131,7 @@ export async function runTests(root: string, tests: RunnableTest[], runAll: bool
   const tmp = mkdtempSync(join(tmpdir(), "guard-run-"));
   const started = performance.now();
   try {
-    const plans = planRun(root, tests, runAll, known, tmp);
+    const plans = planRun(root, tests, runAll, known, tmp).map((p) => withRunnerArgs(p, opts.runnerArgs ?? []));
     const done: PlanResult[] = [];
     for (const p of plans) done.push(await executePlan(p, opts));
     const results = resolveIds(done.flatMap((d) => d.results), known);

@@ -12,11 +12,14 @@ import type { RunSummary } from "../../report/test-run.ts";
 import { collectChanges } from "../../decide/select/changes.ts";
 import { learnBaseline, splitFailures, type FailureSplit } from "./baseline.ts";
 import { runnerFor, runTests, RUNNERS, type RunResult } from "./index.ts";
+import { refreshEvidenceInBackground, type RefreshOutcome } from "../evidence-refresh.ts";
 
 export interface RunSelectionOptions extends CheckOptions {
   shadow?: boolean;
   /** For the gates: failures already there at the base (or quarantined) do not fail the run. */
   onlyIntroduced?: boolean;
+  /** Passed on to every runner command (`guard run -- -x`). */
+  runnerArgs?: string[];
   stream?: boolean;
   timeoutMs?: number;
 }
@@ -29,6 +32,8 @@ export interface RunSelectionResult {
   missEdges: number;
   recorded: boolean;
   summary: RunSummary;
+  /** What became of the background evidence refresh (src/act/evidence-refresh.ts). */
+  refresh: RefreshOutcome;
 }
 
 /** `guard run`: decide, run through the project's runners, learn from what failed. */
@@ -36,12 +41,12 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
   const fingerprint = treeFingerprint(root, opts);
   const cachedBefore = readCache(root, fingerprint)?.selection as Selection | undefined;
   const { selection, known } = await checkWithTests(root, opts);
-  const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+  const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs, runnerArgs: opts.runnerArgs });
 
   let full: RunResult | undefined;
   let reference: Selection | undefined;
   if (opts.shadow && !selection.runAll) {
-    full = await runTests(root, [], true, known, { stream: opts.stream, timeoutMs: opts.timeoutMs });
+    full = await runTests(root, [], true, known, { stream: opts.stream, timeoutMs: opts.timeoutMs, runnerArgs: opts.runnerArgs });
     reference = selection;
   } else if (selection.runAll) {
     // A full run: compare with what a selection chose for the same change (a periodic run, or an earlier check).
@@ -145,7 +150,9 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
     durationMs: run.durationMs,
     fault: selection.fault?.code,
   });
-  return { selection, run, full, misses, missEdges, recorded, summary };
+  const refresh = refreshEvidenceInBackground(root, selection);
+  if (refresh === "started") summary.notes = [...(summary.notes ?? []), "evidence is older than HEAD: re-recording the changed tests in the background (guard evidence --changed)"];
+  return { selection, run, full, misses, missEdges, recorded, summary, refresh };
 }
 
 export type { TestInfo };

@@ -28,6 +28,16 @@ export interface TrashItem {
   state: ItemState;
   /** rename / copy: how it got into the trash; link: a tree of hard links to an original left in place. */
   method?: "rename" | "copy" | "link";
+  /** treeDigest of what was copied into the trash, for a copy (checked again when it is copied back). */
+  digest?: string;
+  /**
+   * Written ahead of each step of putting the item back: placing (the trash copy is being put at the
+   * original place, through `staging` when it must be copied there), placed (the original place holds
+   * the complete item; what is left in the trash is being removed).
+   */
+  restore?: "placing" | "placed";
+  /** Where a copy back across file systems is assembled before its rename into place (beside the original). */
+  staging?: string;
 }
 
 export type TxState = "intent" | "done" | "failed" | "restoring" | "restored";
@@ -43,6 +53,8 @@ export interface TrashManifest {
   items: TrashItem[];
   updatedAt: string;
   error?: string;
+  /** Transactions that took what stood in the way of restoring this one. */
+  displaced?: string[];
 }
 
 export const trashDir = (root: string) => join(root, ".guard", "trash");
@@ -50,9 +62,8 @@ export const txDir = (root: string, txid: string) => join(trashDir(root), txid);
 export const manifestPath = (root: string, txid: string) => join(txDir(root, txid), "manifest.json");
 
 /** Replace the manifest atomically (write, fsync, rename, fsync the directory): a reader sees the old or the new one. */
-export function writeManifest(root: string, m: TrashManifest): void {
+export function writeManifest(root: string, m: TrashManifest, dir = txDir(root, m.txid)): void {
   m.updatedAt = new Date().toISOString();
-  const dir = txDir(root, m.txid);
   const tmp = join(dir, `.manifest.${process.pid}.tmp`);
   const data = Buffer.from(`${JSON.stringify(m, null, 1)}\n`);
   const fd = openSync(tmp, "w", 0o644);
@@ -92,9 +103,33 @@ function txids(root: string): string[] {
   }
 }
 
-/** Transactions whose manifest cannot be read (their items stay where they are: gc never sees them). */
+/**
+ * Whether a transaction directory without a readable manifest holds nothing: no file under items/ (a
+ * relocation killed before it wrote its manifest, by an earlier guard). gc removes such shells.
+ */
+export function isEmptyShell(root: string, txid: string): boolean {
+  const items = join(txDir(root, txid), "items");
+  try {
+    return readdirSync(items).every((n) => {
+      try {
+        return readdirSync(join(items, n)).length === 0;
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "ENOENT";
+      }
+    });
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Transactions whose manifest cannot be read and that hold files (they stay where they are: gc never sees them). */
 export function listDamaged(root: string): string[] {
-  return txids(root).filter((n) => readManifest(root, n) === undefined);
+  return txids(root).filter((n) => readManifest(root, n) === undefined && !isEmptyShell(root, n));
+}
+
+/** Transaction directories without a manifest that hold nothing. */
+export function listEmptyShells(root: string): string[] {
+  return txids(root).filter((n) => readManifest(root, n) === undefined && isEmptyShell(root, n));
 }
 
 /** Every transaction with a readable manifest, oldest first. */

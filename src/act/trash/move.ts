@@ -8,7 +8,7 @@ import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tr
  * name, a verification of the copy against the source, a rename to the final name, `onCopied` (the
  * caller records it), and only then the removal of the source.
  */
-export function moveAcross(from: string, to: string, onCopied: () => void): "rename" | "copy" {
+export function moveAcross(from: string, to: string, onCopied: (digest: string) => void): "rename" | "copy" {
   mkdirSync(dirname(to), { recursive: true });
   try {
     renameSync(from, to);
@@ -17,8 +17,7 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
     if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
   }
   // The source is deleted next: compare every byte, not only the file's stat.
-  copyVerified(from, to, "copy", true);
-  onCopied();
+  onCopied(copyVerified(from, to, "copy", true)!);
   removeTree(from);
   if (lstatSync(from, { throwIfNoEntry: false })) throw new GuardError(`could not remove ${from} after copying it`, undefined, undefined, undefined, "E_TRASH_REMOVE");
   return "copy";
@@ -27,20 +26,25 @@ export function moveAcross(from: string, to: string, onCopied: () => void): "ren
 /**
  * Copy `from` to `to` and leave `from` where it is: a copy (or a tree of hard links) to a partial name, a
  * verification against the source, then a rename to the final name (so `to` exists only as a complete,
- * verified copy).
+ * verified copy). A copy that fails (a full disk) is removed; one a kill cuts off stays under its partial
+ * name inside the trash, where gc reclaims it. Returns the copy's digest when every byte was compared.
  */
-export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy", everyByte = false): void {
+export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy", everyByte = false): string | undefined {
   mkdirSync(dirname(to), { recursive: true });
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
-  const before = lstatSync(from);
-  (how === "link" ? linkTree : copyTree)(from, partial);
-  const same = how === "link" ? mirrorsByLinks(from, partial) : everyByte ? treeDigest(from) === treeDigest(partial) : sameCopy(from, partial, before);
-  if (!same) {
+  try {
+    const before = lstatSync(from);
+    (how === "link" ? linkTree : copyTree)(from, partial);
+    const digest = how === "copy" && everyByte ? treeDigest(partial) : undefined;
+    const same = how === "link" ? mirrorsByLinks(from, partial) : digest !== undefined ? treeDigest(from) === digest : sameCopy(from, partial, before);
+    if (!same) throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
+    renameSync(partial, to);
+    return digest;
+  } catch (e) {
     removeTree(partial);
-    throw new GuardError(`copy of ${from} does not match the original`, "the file changed while it was copied", "try again", undefined, "E_TRASH_VERIFY");
+    throw e;
   }
-  renameSync(partial, to);
 }
 
 /**

@@ -1,11 +1,14 @@
-import { lstatSync, mkdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
 import { ensureStateDir } from "../../state/paths.ts";
-import { listManifests, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
+import { tryLockTx } from "./lock.ts";
+import { listManifests, trashDir, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
 import { copyVerified, moveAcross } from "./move.ts";
+import { placeBack } from "./place.ts";
+import { leftovers } from "./status.ts";
 import { measure } from "./tree.ts";
 import { newTxid } from "./txid.ts";
 
@@ -28,10 +31,16 @@ export interface RelocateOptions {
   link?: ReadonlySet<string>;
 }
 
-/** Bytes the trash holds now (items still in it). */
+/** Bytes the trash holds now: items still in it, and half-made copies that killed processes left. */
 export function trashBytes(root: string): number {
   let total = 0;
-  for (const m of listManifests(root)) for (const it of m.items) if (it.state === "moved" || it.state === "kept" || it.state === "copied" || it.state === "pending") total += it.bytes;
+  for (const m of listManifests(root)) {
+    for (const it of m.items) if (it.state === "moved" || it.state === "kept" || it.state === "copied" || it.state === "pending") total += it.bytes;
+    for (const p of leftovers(root, m))
+      try {
+        total += measure(p).bytes;
+      } catch {}
+  }
   return total;
 }
 
@@ -44,8 +53,6 @@ export function trashBytes(root: string): number {
 export function relocate(root: string, paths: string[], opts: RelocateOptions): TrashManifest {
   ensureStateDir(root);
   const txid = newTxid();
-  const dir = txDir(root, txid);
-  mkdirSync(join(dir, "items"), { recursive: true });
   const items: TrashItem[] = paths.map((original, n) => {
     let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
     try {
@@ -57,7 +64,6 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
-    removeEmpty(dir);
     throw new GuardError(
       "guard's trash is full",
       `moving ${adding} more bytes would pass the ${opts.maxBytes}-byte limit`,
@@ -67,7 +73,39 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     );
   }
   const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: opts.reason, command: opts.command, root, state: "intent", items, updatedAt: "" };
-  writeManifest(root, m);
+  const unlock = create(root, m);
+  try {
+    return fill(root, m, opts);
+  } finally {
+    unlock();
+  }
+}
+
+/**
+ * Make the transaction's directory whole before it appears: its items/ folder, its lock and its first
+ * manifest are assembled under `.new-<txid>` and renamed into place, so a kill never leaves a transaction
+ * without a manifest (gc removes a `.new-` folder whose maker is gone; it holds nothing).
+ */
+function create(root: string, m: TrashManifest): () => void {
+  const dir = txDir(root, m.txid);
+  const staging = join(trashDir(root), `.new-${m.txid}`);
+  try {
+    mkdirSync(join(staging, "items"), { recursive: true });
+    const lock = tryLockTx(staging, "relocate");
+    if (!("release" in lock)) throw new GuardError("could not lock a new trash transaction", undefined, "try again", EXIT.BLOCKED, "E_TRASH_BUSY");
+    writeManifest(root, m, staging);
+    renameSync(staging, dir);
+    return () => lock.release(dir);
+  } catch (e) {
+    removeEmpty(staging);
+    throw e;
+  }
+}
+
+function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManifest {
+  const { txid, items } = m;
+  const dir = txDir(root, txid);
+  const adding = items.reduce((s, i) => s + i.bytes, 0);
   appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
 
   const every = items.length > 256 ? 64 : 1;
@@ -87,9 +125,10 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
         continue;
       }
       try {
-        it.method = moveAcross(it.original, to, () => {
+        it.method = moveAcross(it.original, to, (digest) => {
           it.state = "copied";
           it.method = "copy";
+          it.digest = digest;
           writeManifest(root, m);
         });
       } catch (e) {
@@ -117,18 +156,15 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   return m;
 }
 
-/** Undo the moves of a transaction that failed midway. */
+/** Undo the moves of a transaction that failed midway (the same write-ahead steps as a restore). */
 function rollBack(root: string, m: TrashManifest): void {
-  for (const it of m.items) {
-    if (it.state !== "moved" && it.state !== "copied") continue;
-    const from = join(txDir(root, m.txid), it.stored);
-    try {
-      if (lstatSync(it.original, { throwIfNoEntry: false })) continue;
-      moveAcross(from, it.original, () => {});
-      it.state = "restored";
-    } catch {
-      // Left in the trash, still listed as moved: `guard trash restore` can retry.
-    }
+  const there = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  const back = m.items.filter((it) => there(join(txDir(root, m.txid), it.stored)) && (it.state === "copied" || (it.state === "moved" && !there(it.original))));
+  const remains = new Set(back.filter((it) => it.state === "copied" && there(it.original)));
+  try {
+    placeBack(root, m, back, remains);
+  } catch {
+    // What could not go back stays in the trash, listed as it is: `guard trash restore` can retry.
   }
 }
 

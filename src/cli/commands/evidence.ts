@@ -15,11 +15,21 @@ export const evidence: CommandSpec = {
     const { recordEvidence } = await import("../../graph/evidence/record.ts");
     const { evidenceEnvelope, formatEvidence } = await import("../../report/evidence.ts");
     const { printJson } = await import("../../report/envelope.ts");
-    const report = await recordEvidence(options.cwd ?? process.cwd(), {
-      changed: !!options.changed,
-      install: !!options.install,
-      pytestArgs: typeof options.pytestArgs === "string" ? options.pytestArgs.split(/\s+/).filter(Boolean) : undefined,
-    });
+    const { evidenceProgress, rememberRecording } = await import("../../report/evidence-progress.ts");
+    const { requireRepoRoot } = await import("../../repo/git.ts");
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
+    const progress = evidenceProgress(root, !options.json && !options.changed);
+    let report;
+    try {
+      report = await recordEvidence(root, {
+        changed: !!options.changed,
+        install: !!options.install,
+        pytestArgs: typeof options.pytestArgs === "string" ? options.pytestArgs.split(/\s+/).filter(Boolean) : undefined,
+      });
+    } finally {
+      progress.stop();
+    }
+    if (!options.changed && report.tests.total > 0) rememberRecording(root, { durationMs: report.durationMs, tests: report.tests.total });
     if (options.json) printJson(evidenceEnvelope(report));
     else process.stdout.write(formatEvidence(report));
     return report.ok ? EXIT.OK : EXIT.ERROR;

@@ -3,7 +3,7 @@ import { EXIT } from "../exit-codes.ts";
 
 export const run: CommandSpec = {
   name: "run [task]",
-  summary: "Two forms: `guard run` runs the tests the current change can break; `guard run \"<task>\" -- <command>` runs pre, the command, then post (exit by verdict)",
+  summary: "Two forms: `guard run [-- <runner args>]` runs the tests the current change can break (the args, e.g. -x or -count=1, go to the runner); `guard run \"<task>\" -- <command>` runs pre, the command, then post (exit by verdict)",
   options: [
     { flags: "--base <rev>", description: "Compare against this revision instead of HEAD" },
     { flags: "--staged", description: "Look at the staged change instead of the working tree" },
@@ -13,13 +13,13 @@ export const run: CommandSpec = {
     { flags: "--scope <glob>", description: "Task form only: files the task may change (repeatable)" },
     { flags: "--allow-dirty", description: "Task form only: start from a dirty tree (snapshotted)" },
   ],
-  examples: ["guard run", "guard run --shadow", "guard run --base main --json", 'guard run "fix the date parser" --scope "src/date/**" -- ./agent.sh --task fix-dates'],
+  examples: ["guard run", "guard run -- -x", "guard run -- -n 4", "guard run --shadow", "guard run --base main --json", 'guard run "fix the date parser" --scope "src/date/**" -- ./agent.sh --task fix-dates'],
   async action(args, options) {
     const { requireRepoRoot } = await import("../../repo/git.ts");
     const root = requireRepoRoot(options.cwd ?? process.cwd());
     // The task form (src/decide/gate/sandwich.ts) needs both a task and a command after `--`.
     const command = Array.isArray(options["--"]) ? (options["--"] as unknown[]).map(String) : [];
-    if (args.length > 0 || command.length > 0) {
+    if (args.length > 0) {
       const { runTaskForm } = await import("../../report/gate-run.ts");
       return runTaskForm(root, args, command, options);
     }
@@ -29,6 +29,7 @@ export const run: CommandSpec = {
       staged: options.staged === true,
       shadow: options.shadow === true,
       stream: !options.json && !options.quiet,
+      runnerArgs: command,
     });
     if (options.json) {
       const { envelope } = await import("../../report/envelope.ts");
@@ -48,6 +49,7 @@ export const run: CommandSpec = {
             misses: r.misses,
             missRepairEdges: r.missEdges,
             recorded: r.recorded,
+            evidenceRefresh: r.refresh,
             reproduce: r.summary.reproduce,
             problems: r.summary.problems,
             ...(r.selection.fault ? { fault: r.selection.fault } : {}),

@@ -12,16 +12,17 @@ export const decisionExit = (d: string): number => (d === "BLOCK" ? EXIT.BLOCKED
 
 export const shell: CommandSpec = {
   name: "shell <action>",
-  summary: "Check a shell command before it runs: ALLOW, RELOCATE/SNAPSHOT (compensated first), ASK or BLOCK",
+  summary: "Classify a shell command before it runs: ALLOW, RELOCATE/SNAPSHOT, ASK or BLOCK (--apply also saves what it would lose)",
   options: [
     { flags: "--json", description: "Print the verdict as JSON" },
-    { flags: "--dry-run", description: "Only classify: relocate and snapshot nothing" },
+    { flags: "--apply", description: "Compensate now: move or copy the targets into the trash, snapshot before a git overwrite" },
+    { flags: "--dry-run", description: "Only classify (the default; kept for scripts that pass it)" },
     { flags: "--root <dir>", description: "The workspace (default: the repository around --cwd)" },
   ],
   examples: [
     "guard shell check -- rm -rf build",
     "guard shell check --json -- 'git reset --hard && git clean -fd'",
-    "guard shell check --dry-run --cwd repo -- find . -name '*.log' -delete",
+    "guard shell check --apply --cwd repo -- find . -name '*.log' -delete",
   ],
   allowUnknownOptions: true,
   async action([action], options) {
@@ -32,7 +33,7 @@ export const shell: CommandSpec = {
     const command = joinArgv(words);
     const cwd = resolve(options.cwd ?? ".");
     const ctx = { cwd, root: options.root ? resolve(String(options.root)) : undefined, env: process.env.HOME ? { HOME: process.env.HOME } : undefined };
-    const dryRun = options.dryRun === true;
+    const dryRun = options.apply !== true || options.dryRun === true;
     const verdict = dryRun
       ? await (await import("../../decide/shell/index.ts")).classifyCommand(command, ctx)
       : await (await import("../../act/trash/compensate.ts")).guardCommand(command, ctx);

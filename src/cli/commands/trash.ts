@@ -46,7 +46,7 @@ export const trash: CommandSpec = {
         const r = restore(root, needTxid(), { force: options.force === true });
         if (options.json) printJson(report.restoreEnvelope(r));
         else process.stdout.write(report.formatRestore(root, r));
-        return EXIT.OK;
+        return r.lost.length ? EXIT.ERROR : EXIT.OK;
       }
       case "gc": {
         const { planGc, executeGc } = await import("../../act/trash/gc.ts");
@@ -54,9 +54,9 @@ export const trash: CommandSpec = {
         const cfg = loadConfig(root).trash ?? {};
         const plan = planGc(root, { maxAgeDays: cfg.maxAgeDays ?? DEFAULTS.trash.maxAgeDays, maxBytes: cfg.maxBytes ?? DEFAULTS.trash.maxBytes });
         const execute = options.execute === true;
-        if (execute) executeGc(root, plan);
-        if (options.json) printJson(report.gcEnvelope(plan, execute));
-        else process.stdout.write(report.formatGc(plan, execute));
+        const done = execute ? executeGc(root, plan) : undefined;
+        if (options.json) printJson(report.gcEnvelope(plan, done));
+        else process.stdout.write(report.formatGc(plan, done));
         return EXIT.OK;
       }
       default:

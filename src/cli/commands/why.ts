@@ -14,7 +14,7 @@ function splitTarget(target: string | undefined, action: string): { file: string
 
 export const why: CommandSpec = {
   name: "why <action> [target]",
-  summary: "Does history say this code exists for a reason? trace | scan | verify | decide",
+  summary: "Does history say this code exists for a reason? trace | scan | verify | decide | import-whyguard",
   options: [
     { flags: "--base <ref>", description: "scan: the base commit (history is searched up to it)" },
     { flags: "--head <ref>", description: "scan: the head commit", default: "HEAD" },
@@ -36,6 +36,7 @@ export const why: CommandSpec = {
     "guard why verify --scope staged",
     'guard why decide src/payments/charge.ts:PaymentService.charge --reason "retried checkouts charged twice (#42)" --test "test/payments.test.ts::charges once per key"',
     "guard why decide --confirm charge-001",
+    "guard why import-whyguard",
   ],
   async action(args, options: Options) {
     const [action, target] = args;
@@ -78,11 +79,21 @@ export const why: CommandSpec = {
       return idx.verdictExit(report.verdict);
     }
 
-    if (action === "decide") {
+    if (action === "decide" || action === "import-whyguard") {
       const { agentContext } = await import("../../decide/why/decisions/human.ts");
       const refused = agentContext(process.env, process.stdin.isTTY === true);
       if (refused)
-        throw new GuardError("guard why decide refuses to run here", refused, "only a human records reasons: run it yourself in a terminal", EXIT.BLOCKED, "E_WHY_NOT_HUMAN");
+        throw new GuardError(`guard why ${action} refuses to run here`, refused, "only a human records reasons: run it yourself in a terminal", EXIT.BLOCKED, "E_WHY_NOT_HUMAN");
+    }
+    if (action === "import-whyguard") {
+      const { whySettings } = await import("../../decide/why/assess.ts");
+      const { importWhyguard } = await import("../../decide/why/decisions/import-whyguard.ts");
+      const r = importWhyguard(root, whySettings(root).decisionsDir);
+      if (json) printJson(envelope("why.import-whyguard", r, r.skipped.length === 0));
+      else process.stdout.write((await import("../../report/why.ts")).formatImport(r));
+      return r.imported.length === 0 && r.skipped.length > 0 ? EXIT.ERROR : EXIT.OK;
+    }
+    if (action === "decide") {
       const { whySettings } = await import("../../decide/why/assess.ts");
       const dir = whySettings(root).decisionsDir;
       const write = await import("../../decide/why/decisions/write.ts");
@@ -122,6 +133,6 @@ export const why: CommandSpec = {
       return EXIT.OK;
     }
 
-    throw usage(`unknown why action: ${action}`, "use trace, scan, verify or decide (see `guard why --help`)");
+    throw usage(`unknown why action: ${action}`, "use trace, scan, verify, decide or import-whyguard (see `guard why --help`)");
   },
 };

@@ -27,6 +27,8 @@ export interface DoctorContext {
   fix: boolean;
   /** The engine, connected on first use and shared by every check; throws when unreachable. */
   engine(): Promise<{ client: GraphClient; handle: EngineHandle }>;
+  /** Forget the engine connection (or the failure to make one), after a repair. */
+  resetEngine(): void;
 }
 
 export interface DoctorCheck {

@@ -22,6 +22,10 @@ export async function runDoctor(
       engine ??= connectEngine(input.settings, deps);
       return engine;
     },
+    resetEngine: () => {
+      if (engine) void engine.then((e) => e.client.close()).catch(() => {});
+      engine = undefined;
+    },
   };
   const out: DoctorEntry[] = [];
   try {

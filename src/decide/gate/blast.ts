@@ -11,11 +11,11 @@ export function blastRadius(session: Session, changed: ChangedPath[]): Finding[]
   const dirty = new Set(session.dirty.map((d) => d.path));
   for (const c of changed) {
     if (!inScope(c.path, session.scope))
-      out.push({ code: "SCOPE-OUTSIDE", pillar: "scope", severity: "hard", file: c.path, message: `${c.path} is outside the task's scope (${session.scope.join(", ")}); undo it or run \`guard pre\` again with a wider --scope` });
+      out.push({ code: "SCOPE-OUTSIDE", pillar: "scope", severity: "hard", file: c.path, message: `outside the task's scope (${session.scope.join(", ")}); undo it or run \`guard pre\` again with a wider --scope` });
     if (c.status === "renamed" && c.oldPath && !inScope(c.oldPath, session.scope))
-      out.push({ code: "SCOPE-OUTSIDE", pillar: "scope", severity: "hard", file: c.oldPath, message: `${c.oldPath} was moved away and is outside the task's scope` });
+      out.push({ code: "SCOPE-OUTSIDE", pillar: "scope", severity: "hard", file: c.oldPath, message: `moved away, and it is outside the task's scope` });
     if (c.status === "deleted")
-      out.push({ code: "SCOPE-DELETED", pillar: "scope", severity: inScope(c.path, session.scope) ? "warn" : "hard", file: c.path, message: `${c.path} was deleted; say so in the task or restore it` });
+      out.push({ code: "SCOPE-DELETED", pillar: "scope", severity: inScope(c.path, session.scope) ? "warn" : "hard", file: c.path, message: `deleted; say so in the task or restore it` });
     if (dirty.has(c.path))
       out.push({ code: "SCOPE-DIRTY-BEFORE", pillar: "scope", severity: "warn", file: c.path, message: `${c.path} had uncommitted changes before the task and the task changed it further` });
   }

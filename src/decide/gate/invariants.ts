@@ -20,7 +20,10 @@ const Invariant = v.strictObject({
   require: v.optional(v.string("expected a regular expression")),
   flags: v.optional(v.pipe(v.string(), v.regex(/^[imsu]*$/, "expected regex flags from i, m, s, u"))),
 });
-const InvariantFile = v.union([v.array(Invariant), v.strictObject({ $schema: v.optional(v.string()), invariants: v.array(Invariant) })], "expected an array of invariants or { invariants: [...] }");
+const InvariantList = v.array(Invariant, "expected an array of invariants");
+const InvariantObject = v.strictObject({ $schema: v.optional(v.string()), invariants: InvariantList });
+/** The schema for what the file holds: a bare list or `{ invariants: [...] }`, so errors name the key. */
+const schemaFor = (raw: unknown) => (Array.isArray(raw) ? InvariantList : InvariantObject);
 
 export type InvariantDef = v.InferOutput<typeof Invariant>;
 export interface LoadedInvariant extends InvariantDef {
@@ -42,9 +45,13 @@ export function loadInvariants(root: string): LoadedInvariant[] {
     } catch (e) {
       throw new InvariantFileError(`${source}: not valid JSON (${e instanceof Error ? e.message.split("\n")[0] : e})`);
     }
-    const r = v.safeParse(InvariantFile, raw);
-    if (!r.success) throw new InvariantFileError(`${source} at \`${v.getDotPath(r.issues[0]) ?? "(root)"}\`: ${r.issues[0].message}`);
-    const list = Array.isArray(r.output) ? r.output : r.output.invariants;
+    if (raw === null || typeof raw !== "object") throw new InvariantFileError(`${source}: expected an array of invariants or { "invariants": [...] }`);
+    const r = v.safeParse(schemaFor(raw), raw);
+    if (!r.success) {
+      const at = v.getDotPath(r.issues[0]);
+      throw new InvariantFileError(at ? `${source} at \`${at}\`: ${r.issues[0].message}` : `${source}: ${r.issues[0].message}`);
+    }
+    const list = Array.isArray(r.output) ? r.output : (r.output as { invariants: InvariantDef[] }).invariants;
     for (const inv of list) {
       if (!inv.forbid && !inv.require) throw new InvariantFileError(`${source}: invariant ${inv.id} has neither forbid nor require`);
       for (const pat of [inv.forbid, inv.require]) {
@@ -122,10 +129,22 @@ export function checkInvariants(root: string, baseline: InvariantBaseline[], jud
       if (n <= (b.violations[file] ?? 0)) continue;
       // Only the judged session's own edits can be blamed; another session's file is its own business.
       if (!judged.has(file)) continue;
-      out.push({ code: "INV-VIOLATED", pillar: "invariants", severity: "hard", file, message: `invariant ${b.id} no longer holds in ${file}${now.description ? ` (${now.description})` : ""}` });
+      const line = now.forbid ? firstMatchLine(root, file, now) : undefined;
+      out.push({ code: "INV-VIOLATED", pillar: "invariants", severity: "hard", file, ...(line ? { line } : {}), message: `invariant ${b.id} no longer holds${now.description ? ` (${now.description})` : ""}` });
     }
   }
   const known = new Set(baseline.map((b) => `${b.source}\0${b.id}`));
   for (const i of current) if (!known.has(`${i.source}\0${i.id}`)) out.push({ code: "INV-ADDED", pillar: "invariants", severity: "info", file: i.source, message: `invariant ${i.id} was added during the task; it is checked from the next \`guard pre\`` });
   return out;
+}
+
+/** The line of the first `forbid` match in a file (1-based). */
+function firstMatchLine(root: string, file: string, inv: LoadedInvariant): number | undefined {
+  try {
+    const text = readFileSync(join(root, file), "utf8");
+    const m = new RegExp(inv.forbid!, inv.flags).exec(text);
+    return m ? text.slice(0, m.index).split("\n").length : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Graph } from "../../graph/client.ts";
-import { readState, serverProcessAlive } from "../../graph/engine/embedded.ts";
+import { readState, serverProcessAlive, unrecordedServer } from "../../graph/engine/embedded.ts";
 import { engineSettings } from "../../graph/engine/index.ts";
 import { pingReply } from "../../graph/engine/resp.ts";
 import { describeMissingIndex, findIndexState } from "../../graph/index-state.ts";
@@ -21,7 +21,8 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
   if (settings.backend === "embedded") {
     const found = findIndexState(root);
     if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
-    const server = readState();
+    // server.json may be lost or unwritable (a full disk): the server is found by its marker then.
+    const server = readState() ?? unrecordedServer();
     if (server && serverProcessAlive(server)) {
       const reply = await pingReply(server.socket, connectTimeoutMs);
       if (reply === "loading") throw new SelectionFault(FAULTS.engineDown, `the embedded engine (pid ${server.pid}) is still loading its data`);

@@ -22,11 +22,12 @@ export function findWorkspaceRoot(cwd: string): string {
 /** Classify a command line: parse, resolve targets, decide every operation by the rule table. No side effects. */
 export async function classify(command: string, ctx: ShellContext): Promise<ShellVerdict> {
   const cwdIn = resolve(ctx.cwd);
-  const ws = makeWorkspace(ctx.root ?? findWorkspaceRoot(cwdIn), ctx.env?.HOME ?? homedir());
+  const ws = makeWorkspace(ctx.root ?? findWorkspaceRoot(cwdIn), ctx.env?.HOME ?? homedir(), ctx.env?.TMPDIR ?? process.env.TMPDIR);
   const cwd = resolveTarget(`${cwdIn}/`, "/").path ?? cwdIn;
   const vars = new Map<string, string | undefined>(Object.entries(ctx.env ?? {}));
   vars.set("PWD", cwd);
   if (!vars.has("HOME")) vars.set("HOME", ws.home);
+  if (!vars.has("TMPDIR") && process.env.TMPDIR) vars.set("TMPDIR", process.env.TMPDIR);
 
   const operations = await walkCommand(command, cwd, vars, ws);
   markRegenerable(operations, ws);
@@ -97,7 +98,7 @@ export function relocationTargets(ops: Operation[]): string[] {
   const paths = ops
     .filter((o) => o.decision?.decision === "RELOCATE")
     .flatMap((o) => o.targets)
-    .filter((t) => t.path && t.exists && !t.regenerable)
+    .filter((t) => t.path && t.exists && !t.regenerable && t.place !== "temp")
     .map((t) => t.path!);
   const unique = [...new Set(paths)].sort();
   return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${q}/`)));

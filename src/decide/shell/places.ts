@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { guardHome } from "../../state/paths.ts";
 import type { Place, Target } from "./types.ts";
 
 /** System directories: a mutation inside any of them (outside the workspace) is BLOCK. */
@@ -22,10 +23,35 @@ export interface Workspace {
   /** Real path of the workspace top. */
   root: string;
   home: string;
+  /** Real paths of the system temp directories (/tmp, /var/tmp, $TMPDIR when it lies in one of them or in macOS's per-user temp). */
+  temp: string[];
+  /** guard's per-user state (GUARD_HOME), real path. */
+  guardHome: string;
 }
 
-export function makeWorkspace(root: string, home: string): Workspace {
-  return { root: real(root), home: real(home) };
+/** Where $TMPDIR may point and still be a temp directory. */
+const TEMP_HOMES = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"];
+
+export function makeWorkspace(root: string, home: string, tmpdir = process.env.TMPDIR): Workspace {
+  const temp = new Set(["/tmp", "/var/tmp"].map(real));
+  if (tmpdir && isAbsolute(tmpdir)) {
+    const t = real(tmpdir);
+    if (t !== "/" && TEMP_HOMES.some((d) => inside(t, d))) temp.add(t);
+  }
+  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()) };
+}
+
+/**
+ * A path in a system temp directory that is not the directory itself, does not hold the workspace or
+ * guard's state, is not under the home directory, and does not share the workspace's own folder there (a workspace checked out under
+ * /tmp/x keeps /tmp/x/other as "outside", like anywhere else on the disk).
+ */
+function inTemp(path: string, ws: Workspace): boolean {
+  const dir = ws.temp.find((d) => path !== d && inside(path, d));
+  if (!dir) return false;
+  if (inside(ws.guardHome, path) || inside(path, ws.guardHome) || inside(path, ws.home)) return false;
+  const top = (p: string) => p.slice(dir.length + 1).split(sep)[0];
+  return !(inside(ws.root, dir) && top(ws.root) === top(path));
 }
 
 function real(p: string): string {
@@ -89,6 +115,7 @@ export function placeOf(path: string, ws: Workspace): Place {
     return rel.includes(".git") ? "git-dir" : "workspace";
   }
   if (path === "/" || inside(ws.home, path)) return "protected-root";
+  if (inTemp(path, ws)) return "temp";
   if (SYSTEM_DIRS.some((d) => inside(path, d)) && !HARMLESS_DEVICES.has(path)) return "protected-root";
   return "outside";
 }

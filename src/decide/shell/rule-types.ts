@@ -2,7 +2,7 @@ import type { DecisionKind } from "../decision.ts";
 import type { GitEffect, OperationKind } from "./types.ts";
 
 /** A fact about one target, as the rule table tests it. */
-export type TargetTest = "guard-state" | "git-dir" | "protected-root" | "outside" | "unresolved" | "regenerable" | "missing";
+export type TargetTest = "guard-state" | "git-dir" | "protected-root" | "temp" | "outside" | "unresolved" | "regenerable" | "missing";
 
 /** All fields present must hold (AND); `anyOf` holds when one of its matches does. */
 export interface RuleMatch {

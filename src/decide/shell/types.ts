@@ -14,7 +14,7 @@ export interface ShellContext {
 export type Unresolved = "variable" | "command-substitution" | "glob" | "stdin" | "cwd" | "expansion" | "symlink-loop" | "find-expression";
 
 /** Where a resolved target lies, from guard's point of view. */
-export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "outside";
+export type Place = "workspace" | "git-dir" | "guard-state" | "protected-root" | "temp" | "outside";
 
 export interface Target {
   /** As written in the command (after quote removal). */
@@ -38,10 +38,11 @@ export interface Target {
  * - git: a git subcommand; `git` says which and how
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
  * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
+ * - opaque: code an interpreter runs that guard cannot read (`curl … | sh`, `python -c` with a path from a variable)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "opaque" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =

@@ -4,7 +4,9 @@ import { expandGlob } from "./glob.ts";
 import { placeOf, resolveTarget, type Workspace } from "./places.ts";
 import { unknown, type Arg, type Effect, type InterpretContext } from "./programs/args.ts";
 import { NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
-import { peel } from "./programs/wrappers.ts";
+import { SHELLS, peel } from "./programs/wrappers.ts";
+import { codeSource, type CodeSource } from "./programs/code.ts";
+import { scanCode } from "./code-scan.ts";
 import type { Nesting, Operation, OperationKind, Target } from "./types.ts";
 import { readSimpleLine, type SimpleCommand, type SimpleLine } from "./simple-line.ts";
 import { evaluateWord, expandBraces, hasUnescaped, wordFromParts, type Word } from "./words.ts";
@@ -17,6 +19,8 @@ interface State {
   vars: Map<string, string | undefined>;
   nesting: Nesting;
   stdinPiped: boolean;
+  /** What stdin carries, when guard knows it (a heredoc, a here-string, `echo '…' |`). */
+  stdin?: string;
   depth: number;
   via: string[];
 }
@@ -29,6 +33,8 @@ interface Line {
   unknownEffect: boolean;
   /** Redirects (and stray words) the grammar hung on a list or pipeline, by the id of the command they belong to. */
   trailing: Map<number, { redirects: Node[]; args: Node[] }>;
+  /** What the command walked last writes to stdout, when guard knows it (echo, printf, cat of a heredoc). */
+  output?: string;
 }
 
 const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: new Map(st.vars), ...patch });
@@ -60,7 +66,14 @@ async function walkScript(source: string, st: State, line: Line): Promise<void> 
 async function simpleLine(pipelines: SimpleLine, st: State, line: Line): Promise<void> {
   for (const pipeline of pipelines) {
     if (pipeline.length === 1) await simpleCommand(pipeline[0]!, st, line);
-    else for (let i = 0; i < pipeline.length; i++) await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0 }), line);
+    else {
+      let input: string | undefined;
+      for (let i = 0; i < pipeline.length; i++) {
+        line.output = undefined;
+        await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0, stdin: input }), line);
+        input = line.output;
+      }
+    }
   }
 }
 
@@ -92,15 +105,8 @@ async function statement(node: Node, st: State, line: Line): Promise<void> {
       return statements(node, st, line);
     case "negated_command":
       return statements(node, st, line);
-    case "pipeline": {
-      let i = 0;
-      for (const part of node.namedChildren) {
-        if (!part) continue;
-        await statement(part, copy(st, { stdinPiped: i > 0 }), line);
-        i++;
-      }
-      return;
-    }
+    case "pipeline":
+      return pipeline(node.namedChildren.filter((c): c is Node => c !== null), st, line, st.stdinPiped, st.stdin);
     case "subshell":
       return statements(node, copy(st), line);
     case "redirected_statement": {
@@ -167,6 +173,18 @@ async function statement(node: Node, st: State, line: Line): Promise<void> {
   }
 }
 
+/** The parts of a pipeline in order; each reads what the one before writes (known for echo, printf, cat). */
+async function pipeline(parts: Node[], st: State, line: Line, firstPiped: boolean, firstInput: string | undefined): Promise<void> {
+  let input = firstInput;
+  let piped = firstPiped;
+  for (const part of parts) {
+    line.output = undefined;
+    await statement(part, copy(st, { stdinPiped: piped, stdin: input }), line);
+    input = line.output;
+    piped = true;
+  }
+}
+
 /** Conditional, looping and function bodies: what runs there is not certain, and their cd does not stick. */
 async function scoped(node: Node, st: State, line: Line, nesting: Nesting): Promise<void> {
   const inner = copy(st, { nesting: st.nesting === "top" ? nesting : st.nesting });
@@ -225,8 +243,31 @@ async function command(node: Node, st: State, line: Line, outerRedirects: Node[]
   const evaluated = words.map((w) => evaluateWord(w, st));
   for (const w of evaluated) for (const sub of w.substitutions) await statements(sub, copy(st, { nesting: "substitution" }), line);
   const argv = evaluated.flatMap((w, i) => expand(w, words[i]!.text, st, line.ws));
-  const program = await run(argv, st, line, node.text);
-  await applyRedirects([...redirects, ...outerRedirects, ...(trailing?.redirects ?? [])], st, line, program);
+  const all = [...redirects, ...outerRedirects, ...(trailing?.redirects ?? [])];
+  const input = stdinFrom(all, st);
+  // The input is this command's alone; set it on the shared state (a `cd` here still sticks) and put it back.
+  const saved = { stdin: st.stdin, stdinPiped: st.stdinPiped };
+  if (input) Object.assign(st, { stdin: input.text, stdinPiped: true });
+  const program = await run(argv, st, line, node.text).finally(() => Object.assign(st, saved));
+  await applyRedirects(all, st, line, program);
+}
+
+/** The text a heredoc or here-string feeds the command (the last one wins, as in bash); undefined text when not literal. */
+function stdinFrom(redirects: Node[], st: State): { text?: string } | undefined {
+  let out: { text?: string } | undefined;
+  for (const r of redirects) {
+    if (r.type === "herestring_redirect") {
+      const w = r.namedChildren.find((c) => c !== null);
+      const v = w ? evaluateWord(w, st) : undefined;
+      out = { text: v && !v.unresolved ? `${v.literal}\n` : undefined };
+    } else if (r.type === "heredoc_redirect") {
+      const body = r.namedChildren.find((c) => c?.type === "heredoc_body");
+      const strip = r.children.some((c) => c?.type === "<<-");
+      const text = body?.text ?? "";
+      out = { text: strip ? text.replace(/^\t+/gm, "") : text };
+    } else if (r.type === "file_redirect" && r.children.some((c) => c?.type === "<")) out = { text: undefined };
+  }
+  return out;
 }
 
 /** The command a list or pipeline ends with, looking through nested lists, pipelines and redirects. */
@@ -242,7 +283,60 @@ function lastCommand(node: Node): Node | undefined {
 
 /** Run one argv: peel wrappers, follow `sh -c`, handle `cd`, interpret the program. Returns its name. */
 async function run(argv: Arg[], st: State, line: Line, text: string): Promise<string> {
+  line.output = undefined;
   if (argv.length === 0) return "";
+  const program = await runProgram(argv, st, line, text);
+  line.output = outputOf(program, argv.slice(argv.findIndex((a) => a.value.split("/").pop() === program) + 1), st);
+  return program;
+}
+
+/** What echo, printf or cat write to stdout, when every word is literal (what a pipe into a shell runs). */
+function outputOf(program: string, args: Arg[], st: State): string | undefined {
+  if (args.some((a) => a.unresolved)) return undefined;
+  const words = args.map((a) => a.value);
+  if (program === "cat") return words.length === 0 || (words.length === 1 && words[0] === "-") ? st.stdin : undefined;
+  if (program === "echo") {
+    const flags = words.findIndex((w) => !/^-[neE]+$/.test(w));
+    const rest = flags < 0 ? [] : words.slice(flags);
+    if (words.slice(0, flags < 0 ? words.length : flags).some((f) => f.includes("e")) && rest.some((w) => w.includes("\\"))) return undefined;
+    return `${rest.join(" ")}\n`;
+  }
+  if (program === "printf" && words.length === 1 && !words[0]!.includes("%")) return words[0]!.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
+  return undefined;
+}
+
+/** A shell with no -c and no script file reads its script from stdin. */
+function readsStdin(args: Arg[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.unresolved) return false;
+    if (a.value === "-s" || a.value === "-" || a.value === "--") return true;
+    if (!/^[-+]/.test(a.value)) return false;
+    if (a.value === "-o" || a.value === "+o" || a.value === "-O" || a.value === "+O") i++;
+  }
+  return true;
+}
+
+/** Code guard runs through its scanner (CODE_RULES): each readable call is walked as its shell equivalent. */
+async function runCode(src: CodeSource, st: State, line: Line, text: string, program: string): Promise<void> {
+  const opaque = (why: string) => {
+    pushOp(line, st, { program, argv: [], kind: "opaque", targets: [{ raw: why, unresolved: "expansion" }], text });
+    line.unknownEffect = true;
+  };
+  let code = src.code;
+  if (src.stdin) {
+    if (st.stdin !== undefined) code = { value: st.stdin };
+    else if (st.stdinPiped) return opaque(`${program} reads code from stdin`);
+    else return;
+  }
+  if (!code || code.unresolved) return opaque(`${src.flag} ${code?.value ?? ""}`.trim());
+  const scan = scanCode(src.language, code.value);
+  const inner = copy(st, { depth: st.depth + 1, stdin: undefined, stdinPiped: false, via: [...st.via, src.flag] });
+  for (const cmd of scan.commands) await walkScript(cmd, copy(inner), line);
+  if (scan.opaque.length) opaque(`${src.flag}: ${[...new Set(scan.opaque)].join(", ")} with an argument guard cannot read`);
+}
+
+async function runProgram(argv: Arg[], st: State, line: Line, text: string): Promise<string> {
   const p = peel(argv);
   const inner = p.via.length ? copy(st, { via: [...st.via, ...p.via] }) : st;
   if (p.chdir) {
@@ -268,6 +362,19 @@ async function run(argv: Arg[], st: State, line: Line, text: string): Promise<st
   }
   const program = head.value.split("/").pop()!;
   const args = p.argv.slice(1).map((a) => (p.replace && !a.unresolved && a.value.includes(p.replace) ? unknown("stdin", a.value) : a));
+  if (SHELLS.has(program) && readsStdin(args)) {
+    if (inner.stdin !== undefined && inner.depth < MAX_DEPTH) {
+      await walkScript(inner.stdin, copy(inner, { depth: inner.depth + 1, stdin: undefined, stdinPiped: false, via: [...inner.via, `${program} (stdin)`] }), line);
+      return program;
+    }
+    if (inner.stdin !== undefined || inner.stdinPiped) {
+      pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: "opaque", targets: [{ raw: `${program} reads a script from stdin`, unresolved: "stdin" }], text });
+      line.unknownEffect = true;
+      return program;
+    }
+  }
+  const code = codeSource(program, args);
+  if (code) await runCode(code, inner, line, text, program);
   if (program === "cd" || program === "pushd" || program === "popd") {
     changeDir(program, args, st, line.ws);
     pushOp(line, st, { program, argv: p.argv.map((a) => a.value), kind: "exec", targets: [], text });
@@ -308,12 +415,34 @@ const APPENDING = new Set([">>", "&>>", "<>"]);
 
 async function applyRedirects(redirects: Node[], st: State, line: Line, program: string): Promise<void> {
   for (const r of redirects) {
+    if (r.type === "heredoc_redirect") {
+      await heredocTail(r, st, line, program);
+      continue;
+    }
     await substitutions(r, st, line);
     if (r.type !== "file_redirect") continue;
     const op = r.children.find((c) => c && (OVERWRITING.has(c.type) || APPENDING.has(c.type) || c.type === "<" || c.type === "<&"))?.type;
     const dest = r.childForFieldName("destination");
     if (!op || !dest || dest.type === "number") continue;
     redirect(op, evaluateWord(dest, st), dest.text, r.text, st, line, program);
+  }
+}
+
+/**
+ * The grammar hangs what follows a heredoc's start on the same line inside the heredoc node: redirects
+ * (`cat <<'EOF' > /etc/passwd`), the rest of a pipeline (`cat <<EOF | sh`) and the rest of a list
+ * (`cat > f <<EOF && rm -rf src`). Each runs as it would after the command.
+ */
+async function heredocTail(r: Node, st: State, line: Line, program: string): Promise<void> {
+  const output = line.output;
+  let afterOperator = false;
+  for (const c of r.children) {
+    if (!c) continue;
+    if (c.type === "heredoc_body") await substitutions(c, st, line);
+    else if (c.type === "file_redirect") await applyRedirects([c], st, line, program);
+    else if (c.type === "&&" || c.type === "||" || c.type === ";") afterOperator = true;
+    else if (c.type === "pipeline" && !afterOperator) await pipeline(c.namedChildren.filter((n): n is Node => n !== null), st, line, true, output);
+    else if (c.isNamed && c.type !== "heredoc_start" && c.type !== "heredoc_end") await statement(c, st, line);
   }
 }
 

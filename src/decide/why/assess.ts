@@ -185,6 +185,7 @@ export async function assess(root: string, base: Side, head: Side, opts: AssessO
       (d) =>
         covers(d, f.file, f.symbol) ||
         (f.afterFile !== undefined && covers(d, f.afterFile, f.symbol)) ||
+        (f.constant !== undefined && d.scope.symbols.length > 0 && [f.constant, ...(f.readers ?? [])].some((s) => covers(d, file, s))) ||
         (f.kind === "test_weakened" && d.required_tests.some((t) => testMatches(t, f.file, f.symbol))),
     );
     const evidence = commitEvidence(c);
@@ -199,12 +200,13 @@ export async function assess(root: string, base: Side, head: Side, opts: AssessO
         const candidates = () => grepFiles(root, head, splitTestSpec(spec).name.split(" ")[0] ?? "").filter(isTestPath);
         const now = await requiredTestStatus(spec, headTree, candidates);
         const weakenedHere = raw.some((x) => x.kind === "test_weakened" && testMatches(spec, x.file, x.symbol));
-        requiredTests.push(weakenedHere && now.status === "intact" ? { ...now, status: "no_assertions" } : now);
+        requiredTests.push(weakenedHere && now.status === "intact" ? { ...now, status: "weakened" } : now);
         const was = await requiredTestStatus(spec, baseTree, candidates);
         if (was.status === "intact") evidence.push({ kind: "regression_test", ref: spec });
       }
     }
-    const regressionTest = requiredTests.some((t) => t.status === "intact");
+    // A named test that still stands guards the behaviour; a whole test file only shows the file is tested.
+    const regressionTest = requiredTests.some((t) => t.status === "intact" && !t.wholeFile);
     const simple = f.symbol.split(/\.| > /).at(-1) ?? f.symbol;
     const mentioned = requiredTests.length === 0 && !isTestPath(file) && grepFiles(root, head, simple).some(isTestPath);
     const issues = new Set<string>();
@@ -244,7 +246,7 @@ export async function assess(root: string, base: Side, head: Side, opts: AssessO
   let reason =
     findings.length === 0
       ? "no protective code removed or weakened"
-      : `${findings.length} finding(s); strongest: ${(findings.find((f) => f.verdict === verdict) ?? findings[0]!).reason}`;
+      : `${findings.length} finding(s); highest risk: ${findings.filter((f) => f.verdict === verdict).reduce((a, b) => (b.risk > a.risk ? b : a)).reason}`;
   if (invalid.length > 0) {
     notes.push(...invalid);
     verdict = "block";

@@ -1,7 +1,7 @@
 import type { Tree } from "web-tree-sitter";
 import { languageForPath, parse, type LanguageId } from "../../code/parser.ts";
 import { FINDING_KINDS, type Finding, type FindingKind } from "./kinds.ts";
-import { factsOf, type AssertionFact, type BranchFact, type Fact, type NumberFact } from "./syntax/facts.ts";
+import { factsOf, type AssertionFact, type BranchFact, type CallFact, type Fact, type NumberFact } from "./syntax/facts.ts";
 import { nestedScopeNodes, scopesOf, type Scope } from "./syntax/scopes.ts";
 
 /** One file of a change: contents before and after (undefined = did not exist). */
@@ -83,7 +83,11 @@ export async function detectChange(changes: FileChange[]): Promise<Finding[]> {
     }
 
     const findings: Finding[] = [];
-    for (const [b, a] of pairs) findings.push(...compareScopes(b, a));
+    for (const [b, a] of pairs) {
+      const found = compareScopes(b, a, afterScopes);
+      if (b.scope.kind === "module") for (const f of found) attachReaders(f, a ?? b, [...afterScopes, ...befores.flatMap((x) => x.scopes)]);
+      findings.push(...found);
+    }
     return findings;
   } finally {
     for (const f of [...befores, ...afters]) f.tree.delete();
@@ -127,11 +131,42 @@ const oneLine = (s: string, max = 120): string => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-function compareScopes(b: ParsedScope, a: ParsedScope | undefined): Finding[] {
+/**
+ * A module-level timeout or retry value belongs to the functions that read it: a decision on
+ * `capturePayment` covers lowering the `RETRY_BACKOFF_MS` it uses.
+ */
+function attachReaders(f: Finding, module: ParsedScope, scopes: ParsedScope[]): void {
+  const name = f.constant;
+  if (!name) return;
+  const word = new RegExp(`(^|[^\\w$])${escapeName(name)}($|[^\\w$])`);
+  const readers = scopes.filter((s) => s.file === module.file && s.scope.kind === "function" && word.test(s.scope.node.text)).map((s) => s.scope.qualname);
+  f.readers = [...new Set(readers)];
+  if (readers.length > 0) f.message += ` (read by ${f.readers.slice(0, 3).join(", ")}${f.readers.length > 3 ? ", …" : ""})`;
+}
+
+/** The same validator called with the same arguments first and more after them (`{ strict: true }`). */
+function isStricterCall(before: CallFact, after: Fact): boolean {
+  if (after.type !== "validation" || after.callee !== before.callee || after.args.length < before.args.length) return false;
+  return before.args.every((arg, i) => after.args[i] === arg);
+}
+
+/**
+ * A fact that moved, unchanged, into a function the scope now calls (extract function): still there,
+ * one call away.
+ */
+function movedIntoCallee(f: Fact, a: ParsedScope, afterScopes: ParsedScope[]): boolean {
+  return afterScopes.some(
+    (h) => h !== a && h.scope.kind === "function" && new RegExp(`(^|[^\\w$])${escapeName(h.scope.name)}\\s*\\(`).test(a.scope.node.text) && h.facts.some((x) => x.key === f.key),
+  );
+}
+
+const escapeName = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function compareScopes(b: ParsedScope, a: ParsedScope | undefined, afterScopes: ParsedScope[]): Finding[] {
   const where = { file: b.file, afterFile: a && a.file !== b.file ? a.file : undefined, symbol: b.scope.qualname };
   const findings: Finding[] = [];
-  const push = (kind: FindingKind, f: { line: number; text: string }, message: string, magnitude: number = FINDING_KINDS[kind].magnitude, added?: string) =>
-    findings.push({ kind, ...where, line: f.line, message, removed: f.text, added, magnitude });
+  const push = (kind: FindingKind, f: { line: number; text: string; name?: string }, message: string, magnitude: number = FINDING_KINDS[kind].magnitude, added?: string) =>
+    findings.push({ kind, ...where, line: f.line, message, removed: f.text, added, magnitude, ...(f.name !== undefined && b.scope.kind === "module" ? { constant: f.name } : {}) });
 
   if (b.scope.kind === "test" || b.scope.kind === "suite") {
     if (!a) {
@@ -178,9 +213,18 @@ function compareScopes(b: ParsedScope, a: ParsedScope | undefined): Finding[] {
   // A branch that still exists once boundaries are ignored was changed, not removed.
   const addedBranchBlind = multiset(added.filter((f) => f.type === "branch"), (f) => (f as BranchFact).blindKey);
   const reported: Fact[] = [];
+  const stricter = new Set<Fact>();
   for (const f of removed) {
     if (f.type === "branch" && addedBranchBlind.get(f.blindKey)?.shift()) continue;
     if (f.type === "comparison" || f.type === "number") continue;
+    if (f.type === "validation") {
+      const kept = added.find((x) => !stricter.has(x) && isStricterCall(f, x));
+      if (kept) {
+        stricter.add(kept);
+        continue;
+      }
+    }
+    if (a && movedIntoCallee(f, a, afterScopes)) continue;
     reported.push(f);
   }
   // Report only the outermost removed construct (a removed `if` takes its `throw` with it).
@@ -228,16 +272,16 @@ function compareScopes(b: ParsedScope, a: ParsedScope | undefined): Finding[] {
       continue;
     }
     if (removed.some((r) => r !== f && r.type !== "number" && r.start <= f.start && r.end >= f.end && outermost.includes(r))) continue;
-    if (f.role === "timeout") push("timeout_changed", f, `${f.slot} removed (was ${f.value})`, 1);
-    else push("retry_removed", f, `retry count ${f.slot} removed (was ${f.value})`, 0.9);
+    if (f.role === "timeout") push("timeout_changed", f, `${f.name} removed (was ${f.value})`, 1);
+    else push("retry_removed", f, `retry count ${f.name} removed (was ${f.value})`, 0.9);
   }
   function reportNumber(f: NumberFact, x: NumberFact): void {
     if (x.value === f.value) return;
     if (f.role === "timeout") {
       const ratio = f.value > 0 && x.value > 0 ? Math.abs(Math.log10(x.value / f.value)) : 1;
-      push("timeout_changed", f, `${f.slot} changed from ${f.value} to ${x.value}`, Math.min(1, 0.3 + ratio * 0.7), x.text);
+      push("timeout_changed", f, `${f.name} changed from ${f.value} to ${x.value}`, Math.min(1, 0.3 + ratio * 0.7), x.text);
     } else if (x.value < f.value) {
-      push("retry_removed", f, `retry count ${f.slot} lowered from ${f.value} to ${x.value}`, Math.min(1, 0.4 + 0.6 * (1 - Math.max(0, x.value) / f.value)), x.text);
+      push("retry_removed", f, `retry count ${f.name} lowered from ${f.value} to ${x.value}`, Math.min(1, 0.4 + 0.6 * (1 - Math.max(0, x.value) / f.value)), x.text);
     }
   }
   return findings;

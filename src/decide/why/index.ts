@@ -19,7 +19,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { headSha, requireRepoRoot } from "../../repo/git.ts";
+import { gitRaw, headSha, requireRepoRoot, splitZ } from "../../repo/git.ts";
+import { WHYGUARD_DIR, whyguardFiles } from "./decisions/import-whyguard.ts";
 import type { Decision as GuardDecision } from "../decision.ts";
 import { assess, whySettings, type AssessedFinding, type WhyReport, type WhyVerdict } from "./assess.ts";
 import { openWhyCache } from "./cache.ts";
@@ -38,10 +39,25 @@ async function run(root: string, base: Side, head: Side, historyRev: string): Pr
   const settings = whySettings(root);
   const cache = await openWhyCache(root, settings.graph);
   try {
-    return await assess(root, base, head, { historyRev, settings, cache });
+    const report = await assess(root, base, head, { historyRev, settings, cache });
+    report.notes.push(...decisionsNotRead(root, head, settings.decisionsDir));
+    return report;
   } finally {
     await cache?.flush();
   }
+}
+
+/** Decisions that exist but this run does not read: WhyGuard's, and (for commits) uncommitted ones. */
+function decisionsNotRead(root: string, head: Side, dir: string): string[] {
+  const notes: string[] = [];
+  const whyguard = whyguardFiles(root);
+  if (whyguard.length > 0 && !whyguard.every((f) => existsSync(join(root, dir, f.split("/").at(-1)!.replace(/\.yml$/, ".yaml")))))
+    notes.push(`${whyguard.length} WhyGuard decision file(s) in ${WHYGUARD_DIR}/ are not read; a human converts them with \`guard why import-whyguard\``);
+  if (head.kind === "rev") {
+    const dirty = splitZ(gitRaw(["status", "--porcelain", "-z", "--untracked-files=all", "--", `${dir}/`], root).stdout).map((l) => l.slice(3));
+    if (dirty.length > 0) notes.push(`uncommitted decision file(s) have no effect on a scan of commits until committed: ${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""}`);
+  }
+  return notes;
 }
 
 /** The staged change (`staged`) or all uncommitted changes (`working-tree`) against HEAD. */

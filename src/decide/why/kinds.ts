@@ -31,4 +31,7 @@ export interface Finding {
   added?: string;
   /** 0..1: how big the semantic change is. */
   magnitude: number;
+  /** A module-level value: its name, and the functions of the file that read it (a decision on one covers it). */
+  constant?: string;
+  readers?: string[];
 }

@@ -46,7 +46,11 @@ export async function traceSymbol(root: string, file: string, symbol: string): P
     const settings = whySettings(root);
     const rev = headSha(root) ?? "HEAD";
     const facts: TracedFact[] = [];
-    for (const f of factsOf(scope, nestedScopeNodes(scope, scopes))) {
+    // Module-level timeouts and retry counts the function reads are part of what protects it.
+    const module = scopes.find((s) => s.kind === "module")!;
+    const readsName = (name: string) => new RegExp(`(^|[^\\w$])${name.replace(/\$/g, "\\$")}($|[^\\w$])`).test(scope.node.text);
+    const moduleValues = scope.kind === "module" ? [] : factsOf(module, nestedScopeNodes(module, scopes)).filter((f) => f.type === "number" && readsName(f.name));
+    for (const f of [...moduleValues, ...factsOf(scope, nestedScopeNodes(scope, scopes))]) {
       if (f.type === "comparison") continue;
       const intro = headSha(root) ? introducingCommit(root, searchFragment(f.text), rev, file) : { touching: [], commit: undefined };
       const c = intro.commit;

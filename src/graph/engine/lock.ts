@@ -30,9 +30,11 @@ async function loadFlock(): Promise<Flock | null> {
   return flockFn;
 }
 
+const noFlock = () => new GuardError("cannot lock the engine", "flock(2) is not available on this platform", "use --backend server or docker", 1, "E_ENGINE_LOCK");
+
 export async function withFileLock<T>(path: string, fn: () => Promise<T>, timeoutMs = 60000): Promise<T> {
   const flock = await loadFlock();
-  if (!flock) throw new GuardError("cannot lock the engine", "flock(2) is not available on this platform", "use --backend server or docker", 1, "E_ENGINE_LOCK");
+  if (!flock) throw noFlock();
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, "a", 0o600);
   try {
@@ -43,7 +45,9 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, timeou
       await Bun.sleep(25);
     }
     try {
-      writeSync(fd, `${process.pid}\n`);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } catch {} // the pid is for people reading the file; a full disk must not stop the lock
       return await fn();
     } finally {
       flock(fd, LOCK_UN);
@@ -51,4 +55,18 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, timeou
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Take `path`'s lock without waiting: the open descriptor holding it, or undefined when another open
+ * file holds it. The lock lives as long as any process keeps that descriptor open (a child inherits it).
+ */
+export async function tryLockFile(path: string): Promise<number | undefined> {
+  const flock = await loadFlock();
+  if (!flock) throw noFlock();
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, "a", 0o600);
+  if (flock(fd, LOCK_EX | LOCK_NB) === 0) return fd;
+  closeSync(fd);
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { fittingSocketPath } from "../../state/sockets.ts";
  *   data/         the server's persistence (dump.rdb and the AOF directory)
  *   server.json   the running server: pid, socket, build, start time
  *   engine.lock   held (flock) while a process starts, stops or replaces the server
+ *   data.lock     held (flock) by the running server itself, for as long as it lives (start.ts)
  *   last-used     touched on every guard call; the idle watchdog reads its mtime
  *   server.log    the server's own log
  */
@@ -23,6 +24,7 @@ export const enginePaths = (home = guardHome()) => {
     data: join(dir, "data"),
     state: join(dir, "server.json"),
     lock: join(dir, "engine.lock"),
+    dataLock: join(dir, "data.lock"),
     lastUsed: join(dir, "last-used"),
     log: join(dir, "server.log"),
     socket: socketPath(home),

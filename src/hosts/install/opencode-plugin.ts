@@ -1,15 +1,29 @@
-import { guardArgv } from "../invocation.ts";
+import { resolve } from "node:path";
+import { guardArgv, MISSING_GUARD } from "../invocation.ts";
 
 export const PLUGIN_MARKER = "guard-managed opencode plugin";
 
-/** The plugin file: asks guard before every tool call, and tells it when a session goes idle. */
-export function opencodePluginSource(): string {
+/**
+ * The plugin file: asks guard before every tool call, and tells it when a session goes idle. A `portable`
+ * plugin (a committed file) finds guard on PATH, then in ~/.guard/bin, when it loads; a machine-local one
+ * names guard by path and carries the GUARD_HOME it was installed under.
+ */
+export function opencodePluginSource(portable = false): string {
+  const home = process.env.GUARD_HOME;
+  const find = portable
+    ? `const found = Bun.which("guard", { PATH: process.env.PATH ?? "" }) ?? \`\${process.env.HOME}/.guard/bin/guard\`;
+const GUARD = existsSync(found) ? [found] : undefined;
+const ENV = process.env;`
+    : `const GUARD = ${JSON.stringify(guardArgv())};
+const ENV = ${home ? `{ ...process.env, GUARD_HOME: ${JSON.stringify(resolve(home))} }` : "process.env"};`;
   return `// ${PLUGIN_MARKER}: asks guard before each tool call. Remove with \`guard hook uninstall --host opencode\`.
-// The command is guard's by absolute path: agent-event opencode tool-execute-before / session-idle.
-const GUARD = ${JSON.stringify(guardArgv())};
+// guard answers: agent-event opencode tool-execute-before / session-idle.
+import { existsSync } from "node:fs";
+${find}
 
 async function ask(event, payload, cwd) {
-  const proc = Bun.spawn([...GUARD, "agent-event", "opencode", event], { cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  if (!GUARD) return { code: 2, stderr: ${JSON.stringify(MISSING_GUARD)} };
+  const proc = Bun.spawn([...GUARD, "agent-event", "opencode", event], { cwd, env: ENV, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   proc.stdin.write(JSON.stringify(payload));
   proc.stdin.end();
   const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { forgetTracked, holdsGuardsWrite, modeBefore, undoTracked, writeTracked } from "./exact.ts";
 import type { HostEventSpec, HostRecord, Scope } from "../types.ts";
 import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
 import { backupFile, forgetCreated, markCreated, wasCreated } from "./backup.ts";
@@ -35,13 +36,22 @@ export function scopeFor(host: HostRecord, scope?: Scope): Scope | undefined {
   return host.defaultScope;
 }
 
-/** Write a config guard owns a part of; inside the working tree it is recorded as guard's (src/state/own-files.ts). */
-function atomicWrite(path: string, text: string, root: string): void {
-  recordOwnWrite(root, path, existsSync(path) ? readFileSync(path, "utf8") : undefined, text);
+function atomicWrite(path: string, text: string, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.guard-tmp-${process.pid}`;
   writeFileSync(tmp, text);
+  if (mode !== undefined) chmodSync(tmp, mode);
   renameSync(tmp, path);
+}
+
+/** Uninstall by putting back the bytes guard found, while the file still holds exactly guard's write. */
+function undoExactly(root: string, path: string): { action: ChangeAction; backup?: string; note: string } | undefined {
+  if (!holdsGuardsWrite(root, path)) return undefined;
+  const backup = backupFile(root, path);
+  const exact = undoTracked(root, path)!;
+  forgetCreated(root, path);
+  if (exact === "removed") return { action: "removed", backup, note: "guard created this file; it is gone, with the folders guard made for it" };
+  return { action: "updated", backup, note: "put back byte for byte, with its mode, as it was before guard" };
 }
 
 export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
@@ -53,14 +63,16 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
   const specs: HostEventSpec[] = t.events ? host.events.filter((e) => t.events!.includes(e.id)) : host.events.filter((e) => e.installByDefault);
   const base = { host: host.id, scope, path };
 
+  const portable = scope === "shared"; // a committed file: no machine path in it
   if (host.layout.kind === "plugin-file") {
-    const text = opencodePluginSource();
+    const text = opencodePluginSource(portable);
     const exists = existsSync(path);
     if (exists && !readFileSync(path, "utf8").includes(PLUGIN_MARKER))
       return { ...base, action: "refused", events: [], note: `${path} exists and is not guard's plugin; guard leaves it alone` };
     if (exists && readFileSync(path, "utf8") === text) return { ...base, action: "unchanged", events: specs.map((s) => s.id) };
     const backup = backupFile(t.root, path);
-    atomicWrite(path, text, t.root);
+    recordOwnWrite(t.root, path, exists ? readFileSync(path, "utf8") : undefined, text);
+    writeTracked(t.root, t.home, path, text, (x) => x.includes(PLUGIN_MARKER));
     if (!exists) markCreated(t.root, path);
     return { ...base, action: exists ? "updated" : "created", events: host.events.filter((e) => e.installByDefault).map((e) => e.id), backup };
   }
@@ -75,12 +87,13 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
   try {
     const value = structuredClone(doc.value);
     removeEntries(host, value, path);
-    addEntries(host, value, specs, path);
+    addEntries(host, value, specs, path, portable);
     const text = serialise(doc, value);
     if (doc.exists && text === doc.text) return { ...base, action: "unchanged", events: installedEvents(host, text) };
     const note = isCanonical(doc) ? undefined : "the file was not in JSON.stringify form; it was re-serialised with its own indentation";
     const backup = backupFile(t.root, path);
-    atomicWrite(path, text, t.root);
+    recordOwnWrite(t.root, path, doc.exists ? doc.text : undefined, text);
+    writeTracked(t.root, t.home, path, text, (x) => installedEvents(host, x).length > 0);
     if (!doc.exists) markCreated(t.root, path);
     const action = doc.exists && installedEvents(host, doc.text).length > 0 ? "updated" : doc.exists ? "updated" : "created";
     return { ...base, action, events: installedEvents(host, text), backup, note };
@@ -101,6 +114,12 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
     seen.add(path);
     const base = { host: host.id, scope, path };
     if (!existsSync(path)) continue;
+    const exact = undoExactly(t.root, path);
+    if (exact) {
+      if (!existsSync(path)) forgetOwnFile(t.root, path);
+      out.push({ ...base, events: [], ...exact });
+      continue;
+    }
     if (host.layout.kind === "plugin-file") {
       if (!readFileSync(path, "utf8").includes(PLUGIN_MARKER)) {
         out.push({ ...base, action: "unchanged", events: [], note: "not guard's plugin" });
@@ -146,7 +165,9 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
       out.push({ ...base, action: "removed", events: [], backup, note: "guard created this file; it held nothing else" });
       continue;
     }
-    atomicWrite(path, serialise(doc, value), t.root);
+    recordOwnWrite(t.root, path, doc.text, serialise(doc, value));
+    atomicWrite(path, serialise(doc, value), modeBefore(t.root, path));
+    forgetTracked(t.root, path);
     out.push({ ...base, action: "updated", events: installedEvents(host, JSON.stringify(value)), backup });
   }
   return out;

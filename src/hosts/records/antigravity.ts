@@ -61,6 +61,7 @@ export const antigravity: HostRecord = {
     if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
     return json({ decision: "allow" });
   },
+  confirmsRun: "none",
   gaps: ["a parse error in .agents/hooks.json drops the whole file: guard refuses to edit a file it cannot parse", "allow does not suppress agy's own review prompt"],
   facts: [
     { fact: "project hooks in .agents/hooks.json, global in ~/.gemini/config/", status: "third-party", source: "safe-chains agy target (docs.rs), measured on agy 1.1.2" },

@@ -9,12 +9,12 @@ import type { HostRecord, TextEdit } from "../types.ts";
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 const common = { session_id: optStr, cwd: optStr, hook_event_name: optStr, transcript_path: optStr };
-const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: anyObj });
+const toolPayload = obj({ ...common, tool_name: v.string(), tool_input: anyObj, tool_use_id: optStr });
 
 function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   const input = p.tool_input as Record<string, unknown>;
-  const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name };
-  if (p.tool_name === "Bash" && !post) return { ...base, event: "pre-shell" as const, command: pickString(input, "command") ?? "" };
+  const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name, toolUseId: p.tool_use_id };
+  if (p.tool_name === "Bash") return { ...base, event: post ? ("post-shell" as const) : ("pre-shell" as const), command: pickString(input, "command") ?? "" };
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "notebook_path");
   const multi = Array.isArray(input.edits) ? (input.edits as unknown[]) : undefined;
@@ -51,6 +51,7 @@ export const claudeCode: HostRecord = {
   layout: { kind: "nested-json", hookExtra: { type: "command" } },
   canAsk: true,
   failClosed: "set",
+  confirmsRun: "post-tool",
   events: [
     {
       id: "pre-tool-use",
@@ -62,40 +63,65 @@ export const claudeCode: HostRecord = {
       schema: toolPayload,
       decode: (p) => decodeTool(p, false),
     },
+    // The tool ran (PostToolUse: it succeeded; PostToolUseFailure: it failed): what guard saved before it stands.
     {
       id: "post-tool-use",
       native: "PostToolUse",
-      maps: ["post-edit"],
-      matcher: "Edit|Write|MultiEdit|NotebookEdit",
+      maps: ["post-shell", "post-edit"],
+      matcher: "Bash",
+      installByDefault: true,
+      schema: toolPayload,
+      decode: (p) => decodeTool(p, true),
+    },
+    {
+      id: "post-tool-use-failure",
+      native: "PostToolUseFailure",
+      maps: ["post-shell"],
+      matcher: "Bash",
+      installByDefault: true,
       schema: toolPayload,
       decode: (p) => decodeTool(p, true),
     },
     stopEvent(common, "stop", "Stop"),
     stopEvent(common, "subagent-stop", "SubagentStop"),
     ...promptAndSessionEvents(common),
+    {
+      id: "session-end",
+      native: "SessionEnd",
+      maps: ["session-end"],
+      installByDefault: true,
+      schema: obj({ ...common, reason: optStr }),
+      decode: (p) => ({ event: "session-end", sessionId: p.session_id, cwd: p.cwd ?? "" }),
+    },
   ],
   encode(verdict, ev) {
     if (ev.event === "pre-shell" || ev.event === "pre-edit") {
       if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
       if (verdict.decision === "ASK")
         return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict) } });
-      // Never answer "allow": that would skip the user's own permission prompt.
+      // Never answer "allow": that would skip the user's own permission prompt. A compensation is told to
+      // the user (systemMessage) and to the model (additionalContext); the permission step still follows.
+      if (verdict.userMessage || verdict.agentContext)
+        return json({
+          ...(verdict.userMessage ? { systemMessage: verdict.userMessage } : {}),
+          ...(verdict.agentContext ? { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: verdict.agentContext } } : {}),
+        });
       return silent();
     }
-    if (ev.event === "stop") {
-      if (verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
-      if (verdict.userMessage) return json({ systemMessage: verdict.userMessage });
-    }
-    return silent();
+    const tell = verdict.userMessage ? { systemMessage: verdict.userMessage } : {};
+    if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason, ...tell });
+    return verdict.userMessage ? json(tell) : silent();
   },
   gaps: [
     "hooks may not fire for tool calls made inside sub-agents; guard gates Stop and SubagentStop",
     "an \"ask\" is ignored in auto permission mode",
     "a hook's allow never overrides the user's own deny/ask rules (guard never answers allow)",
+    "PreToolUse runs before the permission prompt, so guard saves before the user answers; PostToolUse / PostToolUseFailure confirm the command ran, and a save still unconfirmed at Stop, UserPromptSubmit or SessionEnd is put back (SubagentStop does not put back: another sub-agent may be mid-command)",
   ],
   facts: [
     { fact: "PreToolUse exit 2 blocks, stderr goes to the model", status: "third-party", source: "dev.to articles citing code.claude.com/docs hooks reference" },
     { fact: "Stop answer {decision:block,reason}; stop_hook_active on the next stop", status: "third-party", source: "xsyetopz/dotclaude wiki (read from the 2.1.292 binary)" },
     { fact: "handler option onFailure: \"block\" makes a failed hook block (2.1.295+)", status: "third-party", source: "docs.nvidia.com NeMo Guardrails Claude Code page" },
+    { fact: "2.1.328 run here (test/hosts-e2e): exit 2 reaches the model as \"PreToolUse:Bash hook error: [cmd]: <stderr>\"; PreToolUse systemMessage is shown as \"PreToolUse:Bash says: …\", additionalContext reaches the model; \"ask\" in -p mode denies with the reason as the tool result; a tool refused at the permission step gets no PostToolUse; PostToolUseFailure fires for a failed command; SessionEnd fires after Stop; a settings file that is not valid JSON is ignored silently (no hook runs)", status: "verified", source: "test/hosts-e2e/claude-code.test.ts" },
   ],
 };

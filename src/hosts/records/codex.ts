@@ -59,6 +59,7 @@ export const codex: HostRecord = {
     }
     return silent();
   },
+  confirmsRun: "none",
   gaps: [
     "cannot ask: an ask becomes a block that says a human has to decide",
     "project hooks in .codex/ load only in a trusted project",

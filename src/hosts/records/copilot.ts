@@ -81,6 +81,7 @@ export const copilot: HostRecord = {
     if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["ask is unreliable: an ask becomes a block", "no fail-closed option", "guard owns .github/hooks/guard.json; other files there are left alone"],
   facts: [
     { fact: ".github/hooks/*.json, version 1, entries {type:command, bash, powershell, timeoutSec}", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },

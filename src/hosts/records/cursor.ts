@@ -88,6 +88,7 @@ export const cursor: HostRecord = {
     if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ followup_message: verdict.reason });
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["stop can only send a follow-up message, bounded by loop_limit", "afterFileEdit observes; it cannot undo an edit"],
   facts: [
     { fact: "hooks.json version 1 with beforeShellExecution / preToolUse / afterFileEdit / stop", status: "verified", source: "cursor.com/docs/agent/hooks" },

@@ -83,6 +83,7 @@ export const gemini: HostRecord = {
     }
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["cannot ask: an ask becomes a block", "no fail-closed option: a hook failure other than exit 2 is a warning and the tool runs"],
   facts: [
     { fact: "hooks in settings.json; exit 2 blocks with stderr as the reason; other exits warn and continue", status: "verified", source: "geminicli.com/docs/hooks/reference" },

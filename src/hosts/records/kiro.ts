@@ -65,6 +65,7 @@ export const kiro: HostRecord = {
     if (ev.event === "stop") return exit2(verdict.reason);
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["cannot ask: an ask becomes a block", "no fail-closed option", "the Stop answer (exit 2, stderr to the model) is not documented"],
   facts: [
     { fact: "standalone hook files .kiro/hooks/<name>.json {version:v1, hooks:[{name,trigger,matcher,action}]} apply to every agent", status: "verified", source: "kiro.dev/docs/cli/v3/hooks" },

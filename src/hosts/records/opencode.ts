@@ -55,6 +55,7 @@ export const opencode: HostRecord = {
     if (ev.event === "stop" && verdict.decision === "BLOCK") return exit2(verdict.reason);
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
   facts: [
     { fact: "project plugins in .opencode/plugins/, global in ~/.config/opencode/plugins/, loaded at start", status: "verified", source: "opencode.ai/docs/plugins" },

@@ -63,6 +63,7 @@ export const windsurf: HostRecord = {
     if ((ev.event === "pre-shell" || ev.event === "pre-edit") && verdict.decision === "BLOCK") return exit2(blockText(verdict));
     return silent();
   },
+  confirmsRun: "none",
   gaps: ["no stop event: guard cannot gate the end of a Cascade turn", "cannot ask: an ask becomes a block", "no fail-closed option"],
   facts: [
     { fact: "pre-hooks block with exit code 2; hooks.json at system, user and workspace level", status: "verified", source: "docs.windsurf.com cascade hooks" },

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import type { Config } from "../../../state/config.ts";
 
 export type LlmConfig = NonNullable<NonNullable<Config["gate"]>["llm"]>;
@@ -75,18 +76,55 @@ export const PROVIDERS: readonly ProviderRecord[] = [
     async ask(cfg, _key, system, user, signal) {
       const argv = cfg.command ?? [];
       if (argv.length === 0) throw new ProviderError("gate.llm.command is empty");
-      let proc: ReturnType<typeof Bun.spawn>;
-      try {
-        proc = Bun.spawn(argv, { stdin: new TextEncoder().encode(`${system}\n\n${user}`), stdout: "pipe", stderr: "pipe", signal });
-      } catch (e) {
-        throw new ProviderError(`could not start ${argv[0]} (${e instanceof Error ? e.message.split("\n")[0] : e})`);
-      }
-      const [out, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), proc.exited]);
-      if (signal.aborted) throw new ProviderError("timed out");
-      if (code !== 0) throw new ProviderError(`${argv[0]} exited ${code}`);
-      return out;
+      return runInOwnGroup(argv, `${system}\n\n${user}`, signal);
     },
   },
 ];
 
 export const providerFor = (id: string) => PROVIDERS.find((p) => p.id === id);
+
+/**
+ * Run a review command in a process group of its own and return its stdout. Agent CLIs are often
+ * wrapper scripts whose children keep stdout open: on timeout the whole group is killed and the wait
+ * ends at once, so the timeout bounds `guard post`'s wall time.
+ */
+function runInOwnGroup(argv: string[], input: string, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["pipe", "pipe", "ignore"] });
+    } catch (e) {
+      return reject(new ProviderError(`could not start ${argv[0]} (${e instanceof Error ? e.message.split("\n")[0] : e})`));
+    }
+    const chunks: Buffer[] = [];
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* the group is gone already */
+      }
+    };
+    const onAbort = () => {
+      killGroup();
+      reject(new ProviderError("timed out"));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    child.on("error", (e) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(new ProviderError(`could not start ${argv[0]} (${e.message.split("\n")[0]})`));
+    });
+    child.stdout!.on("data", (c: Buffer) => chunks.push(c));
+    child.stdin!.on("error", () => {});
+    child.stdin!.end(input);
+    child.on("exit", (code) => {
+      signal.removeEventListener("abort", onAbort);
+      // What the command left running in its group (a wrapper's children) goes with it; what it wrote
+      // is still in the pipe and is read to the end.
+      killGroup();
+      const done = () => (code !== 0 ? reject(new ProviderError(`${argv[0]} exited ${code}`)) : resolve(Buffer.concat(chunks).toString("utf8")));
+      if (child.stdout!.readableEnded) done();
+      else child.stdout!.once("close", done);
+    });
+  });
+}

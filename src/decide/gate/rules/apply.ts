@@ -7,10 +7,14 @@ import { secretRulesOnLine } from "./secrets.ts";
 const ALLOW = /guard-allow\s+(?:RULE-)?([A-Z][A-Z0-9-]*)\s*:\s*(\S.*?)\s*(?:\*\/|-->|$)/;
 
 export function allowFor(lines: string[], lineNo: number, ruleId: string): string | undefined {
+  return allowAt(lines, lineNo, ruleId)?.reason;
+}
+
+/** The `guard-allow` comment for `ruleId` on the line or the line above: its reason and line number. */
+function allowAt(lines: string[], lineNo: number, ruleId: string): { reason: string; line: number } | undefined {
   for (const n of [lineNo, lineNo - 1]) {
     const m = ALLOW.exec(lines[n - 1] ?? "");
-    if (m && `RULE-${m[1]}` === ruleId) return m[2];
-    if (m && m[1] === ruleId) return m[2];
+    if (m && (`RULE-${m[1]}` === ruleId || m[1] === ruleId)) return { reason: m[2]!, line: n };
   }
   return undefined;
 }
@@ -27,17 +31,35 @@ export function lineHits(rule: GateRule, text: string): boolean {
   return rule.patterns.some((p) => p.test(text)) && !(rule.unless ?? []).some((u) => u.test(text));
 }
 
-/** Static rules over the ADDED lines of each change, limited to the packs `pre` chose. */
-export function applyRules(changes: FileChange[], packs: string[]): Finding[] {
+/** A human's exemption, kept outside the change (guard.json or .guard/config.json `gate.exemptions`). */
+export interface RuleExemption {
+  rule: string;
+  file: string;
+  reason: string;
+}
+
+/**
+ * Static rules over the ADDED lines of each change, limited to the packs `pre` chose. A `guard-allow`
+ * comment downgrades a warning wherever it stands, but a hard finding (a credential, SQL by
+ * concatenation, TLS off…) only when the comment was already there before the change: the change being
+ * judged cannot approve itself. A human exempts a hard finding through `gate.exemptions`.
+ */
+export function applyRules(changes: FileChange[], packs: string[], exemptions: RuleExemption[] = []): Finding[] {
   const rules = GATE_RULES.filter((r) => packs.includes(r.pack));
   const secrets = packs.includes("secrets");
   const out: Finding[] = [];
   for (const c of changes) {
     if (c.after === undefined || c.added.length === 0) continue;
     const lines = c.after.split("\n");
+    const addedLines = new Set(c.added.map((a) => a.line));
     const emit = (code: string, severity: Finding["severity"], message: string, line: number) => {
-      const allowed = allowFor(lines, line, code);
-      out.push({ code, pillar: "rules", severity: allowed ? "info" : severity, message, file: c.path, line, ...(allowed ? { allowed } : {}) });
+      const exempt = exemptions.find((e) => e.rule === code && e.file === c.path);
+      if (exempt) return out.push({ code, pillar: "rules", severity: "info", message, file: c.path, line, allowed: `${exempt.reason} (gate.exemptions)` });
+      const at = allowAt(lines, line, code);
+      const selfApproved = at !== undefined && severity === "hard" && addedLines.has(at.line);
+      if (at && !selfApproved) return out.push({ code, pillar: "rules", severity: "info", message, file: c.path, line, allowed: at.reason });
+      const note = selfApproved ? `; the guard-allow beside it is part of this change, and a hard rule is exempted only by a human in guard.json \`gate.exemptions\`` : "";
+      out.push({ code, pillar: "rules", severity, message: message + note, file: c.path, line });
     };
     for (const rule of rules) {
       if (!ruleApplies(rule, c.path)) continue;

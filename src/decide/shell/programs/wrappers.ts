@@ -40,7 +40,7 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   },
 };
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
 
 /** Options end at the first word that does not start with `-` (the wrapped command). */
 function splitAtCommand(args: Arg[], spec: WrapperSpec): { opts: Arg[]; rest: Arg[] } {

@@ -21,6 +21,21 @@ export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 const strings = (what: string) => v.array(v.string(`expected ${what}`), `expected array of strings`);
 const optionalStrings = (what: string) => v.optional(strings(what), []);
 
+/**
+ * One piece of evidence: a string (`#42`, a commit sha, a URL) or WhyGuard's `{ type, id }` object,
+ * read as the same string (`{ type: issue, id: "1" }` → `#1`, `{ type: commit, id: 4a62265 }` → `4a62265`).
+ */
+const EvidenceItem = v.union(
+  [
+    v.string(),
+    v.pipe(
+      v.object({ type: v.string(), id: v.union([v.string(), v.number()]) }),
+      v.transform(({ type, id }) => (/^(issue|pr|pull_request)$/i.test(type) ? `#${id}` : /^commit$/i.test(type) ? String(id) : `${type}:${id}`)),
+    ),
+  ],
+  "expected a commit sha, #issue, URL, or a { type, id } object",
+);
+
 export const DecisionSchema = v.strictObject(
   {
     id: v.pipe(v.string("expected a string id such as pay-001"), v.regex(/^[A-Za-z0-9][\w.-]*$/, "expected letters, digits, '.', '_' or '-' (such as pay-001)")),
@@ -35,7 +50,7 @@ export const DecisionSchema = v.strictObject(
     ),
     reason: v.pipe(v.string("expected a sentence saying why"), v.minLength(1, "expected a sentence saying why")),
     must_preserve: optionalStrings("a finding kind or a code fragment"),
-    evidence: optionalStrings("a commit sha, #issue or URL"),
+    evidence: v.optional(v.array(EvidenceItem, "expected array of strings or { type, id } objects"), []),
     required_tests: optionalStrings("path::test name"),
     expires_when: optionalStrings("an ISO date or a condition"),
     owners: optionalStrings("an owner"),

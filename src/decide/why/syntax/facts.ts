@@ -30,6 +30,8 @@ export interface BranchFact extends FactBase {
 export interface CallFact extends FactBase {
   type: "validation" | "retry_wrapper";
   callee: string;
+  /** Normalized arguments, in order (a call that keeps them and adds more is at least as strict). */
+  args: string[];
 }
 export interface ThrowFact extends FactBase {
   type: "throw";
@@ -42,7 +44,10 @@ export interface ComparisonFact extends FactBase {
 export interface NumberFact extends FactBase {
   type: "number";
   role: "timeout" | "retry";
+  /** Lower-cased, for matching before against after. */
   slot: string;
+  /** As written, for messages (`maxRetries`, `RETRY_BACKOFF_MS`). */
+  name: string;
   value: number;
 }
 export interface CaseFact extends FactBase {
@@ -54,10 +59,17 @@ export interface AssertionFact extends FactBase {
   matcher: string;
 }
 
-export const VALIDATOR = /^_*(validate|assert|check|ensure|verify|require|guard|invariant|must)(?![a-z])|^_*(validate|verify|ensure)/i;
+/**
+ * A validator's name: the verb starts the name, in any case, and the next letter (if any) starts a new
+ * word (`assertValidEmail`, `check_permission`, `requireAdmin`, `mustBeOwner`), so `checkout` or
+ * `guardian` are not validators. validate/verify/ensure also count as a stem (`validated`, `ensures`).
+ */
+export const VALIDATOR = /^_*(?:[Vv]alidate|[Aa]ssert|[Cc]heck|[Ee]nsure|[Vv]erify|[Rr]equire|[Gg]uard|[Ii]nvariant|[Mm]ust)(?![a-z])|^_*(?:[Vv]alidat|[Vv]erif|[Ee]nsur)|^_*(?:VALIDATE|ASSERT|CHECK|ENSURE|VERIFY|REQUIRE)(?![A-Z])/;
 export const RETRY_WRAPPER = /retry|retrying|backoff|with_?retries/i;
 export const TIMEOUT_NAME = /timeout|delay|interval|ttl|deadline|backoff|expir|cooldown|grace|wait|sleep/i;
 export const RETRY_NAME = /retr(y|ies)|attempts?$|^attempt|tries$|^max_?tries/i;
+/** A call whose first number is an attempt count: tenacity's `stop_after_attempt(5)`, `retry(3, fn)`. */
+const RETRY_COUNT_CALL = /attempt|^(retry|retries|with_?retr(y|ies)|retryAsync|pRetry)$/i;
 const SLEEP_CALL = /^(sleep|setTimeout|setInterval|delay|wait|waitFor|wait_for|After|Tick|NewTimer|NewTicker)$/i;
 const EXIT_CALL = /^(panic|exit|fatal|Fatal|Fatalf|abort)$/;
 const LOOSE_MATCHERS = new Set([
@@ -205,6 +217,17 @@ function isAssertion(call: Node): { strict: boolean; matcher: string } | undefin
   return undefined;
 }
 
+const argsOf = (call: Node): string[] => (call.childForFieldName("arguments")?.namedChildren ?? []).map((a) => normalize(a));
+
+/** The first argument that evaluates to a number. */
+function firstNumber(call: Node): number | undefined {
+  for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) {
+    const v = evaluate(a);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
 const base = (n: Node, key: string) => ({ key, text: n.text, line: n.startPosition.row + 1, start: n.startIndex, end: n.endIndex });
 
 /**
@@ -219,7 +242,7 @@ export function factsOf(scope: Scope, skip: Set<number>): Fact[] {
   for (const d of scope.decorators) {
     const call = d.namedChildren.find((c) => CALLS.has(c.type));
     const nameText = (call?.childForFieldName("function") ?? d.namedChildren[0])?.text ?? d.text;
-    if (RETRY_WRAPPER.test(nameText)) add({ type: "retry_wrapper", callee: nameText, ...base(d, `retry:${nameText}`) });
+    if (RETRY_WRAPPER.test(nameText)) add({ type: "retry_wrapper", callee: nameText, args: [], ...base(d, `retry:${nameText}`) });
     if (call) visit(call);
   }
 
@@ -267,21 +290,17 @@ export function factsOf(scope: Scope, skip: Set<number>): Fact[] {
         const ctor = arg ? unwrap(arg.childForFieldName("constructor") ?? arg.childForFieldName("function") ?? arg) : undefined;
         add({ type: "throw", ...base(n, `throw:${ctor?.type === "identifier" || ctor?.type === "attribute" || ctor?.type === "member_expression" ? ctor.text : "value"}`) });
       } else if (t === "assert_statement") {
-        add({ type: "validation", callee: "assert", ...base(n, keyOf(n)) });
+        add({ type: "validation", callee: "assert", args: [], ...base(n, keyOf(n)) });
       } else if (CALLS.has(t)) {
         const name = calleeName(n);
-        if (VALIDATOR.test(name)) add({ type: "validation", callee: name, ...base(n, keyOf(n)) });
+        if (VALIDATOR.test(name)) add({ type: "validation", callee: name, args: argsOf(n), ...base(n, keyOf(n)) });
         else if (EXIT_CALL.test(name) && n.parent && unwrap(n.parent).type !== "if_statement") add({ type: "throw", ...base(n, `throw:${name}`) });
-        if (RETRY_WRAPPER.test(name) && !TIMEOUT_NAME.test(name.replace(/retry|backoff/gi, ""))) add({ type: "retry_wrapper", callee: name, ...base(n, `retry:${name}`) });
-        if (SLEEP_CALL.test(name)) {
-          const args = n.childForFieldName("arguments")?.namedChildren ?? [];
-          for (const a of args) {
-            const v = evaluate(a);
-            if (v !== undefined) {
-              add({ type: "number", role: "timeout", slot: name.toLowerCase(), value: v, ...base(n, `num:${name.toLowerCase()}`) });
-              break;
-            }
-          }
+        if (RETRY_WRAPPER.test(name) && !TIMEOUT_NAME.test(name.replace(/retry|backoff/gi, ""))) add({ type: "retry_wrapper", callee: name, args: [], ...base(n, `retry:${name}`) });
+        const count = SLEEP_CALL.test(name) || RETRY_COUNT_CALL.test(name) ? firstNumber(n) : undefined;
+        if (count !== undefined) {
+          const sleep = SLEEP_CALL.test(name);
+          const slot = sleep ? name.toLowerCase() : `${name}()`;
+          add({ type: "number", role: sleep ? "timeout" : "retry", slot: slot.toLowerCase(), name: slot, value: count, ...base(n, `num:${slot.toLowerCase()}`) });
         }
       }
       const cmp = comparisonOf(n);
@@ -292,14 +311,14 @@ export function factsOf(scope: Scope, skip: Set<number>): Fact[] {
         const r = unwrap(cmp.right);
         const lv = evaluate(r);
         if ((cmp.op === "<" || cmp.op === "<=") && lv !== undefined && RETRY_NAME.test(l.text)) {
-          add({ type: "number", role: "retry", slot: l.text.toLowerCase(), value: lv + (cmp.op === "<=" ? 1 : 0), ...base(n, `num:${l.text.toLowerCase()}`) });
+          add({ type: "number", role: "retry", slot: l.text.toLowerCase(), name: l.text, value: lv + (cmp.op === "<=" ? 1 : 0), ...base(n, `num:${l.text.toLowerCase()}`) });
         }
       }
       const bound = boundName(n);
       if (bound) {
         const v = evaluate(bound.value);
         const role = TIMEOUT_NAME.test(bound.name) ? "timeout" : RETRY_NAME.test(bound.name) ? "retry" : undefined;
-        if (role && v !== undefined) add({ type: "number", role, slot: bound.name.toLowerCase(), value: v, ...base(n, `num:${bound.name.toLowerCase()}`) });
+        if (role && v !== undefined) add({ type: "number", role, slot: bound.name.toLowerCase(), name: bound.name, value: v, ...base(n, `num:${bound.name.toLowerCase()}`) });
       }
     }
     for (const c of n.namedChildren) visit(c);

@@ -84,6 +84,9 @@ export function scopesOf(language: LanguageId, tree: Tree, path: string): Scope[
       skipped ||= SKIPPED_CALLS.test(tc.callee);
     } else if (rule) {
       name = rule.name ? rule.name(node) : node.childForFieldName("name")?.text;
+      // A named function expression passed as a callback (`items.forEach(function check(x) {…})`) is a
+      // scope of its own, so its guards are credited to it and `why trace file:check` finds it.
+      if (name === undefined && node.type === "function_expression") name = node.childForFieldName("name")?.text;
       const k = rule.kindOf ? rule.kindOf(node) : rule.kind;
       kind = k === "function" || k === "method" ? "function" : "class";
     }

@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { selfCommand } from "../code/worker/paths.ts";
+import type { Selection } from "../decide/select/selection.ts";
+import { gitRaw, headSha } from "../repo/git.ts";
+import { loadConfig } from "../state/config.ts";
+import { appendEvent } from "../state/events.ts";
+import { readEvidenceHead, writeEvidenceHead } from "../state/evidence-head.ts";
+import { ensureStateDir } from "../state/paths.ts";
+
+export type RefreshOutcome = "started" | "running" | "current" | "not-needed" | "dirty" | "off";
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+  } catch {
+    return false;
+  }
+};
+
+/** Whether background refresh is on: `select.refreshEvidence` (default true), `GUARD_EVIDENCE_REFRESH=0` turns it off. */
+function enabled(root: string): boolean {
+  if (process.env.GUARD_EVIDENCE_REFRESH === "0") return false;
+  try {
+    return loadConfig(root).select?.refreshEvidence !== false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Evidence stays current without the user. After guard ran tests (guard run, the Stop and pre-commit
+ * gates) on a clean tree whose evidence was brought up to another commit than HEAD, `guard evidence
+ * --changed` re-records the tests whose covered code changed, in the background: detached, at low
+ * priority, one at a time per repository and once per HEAD, its output in .guard/evidence-refresh.log.
+ * It never delays the answer. Only after evidence was recorded once (guard init / guard evidence).
+ * A dirty tree is left alone: evidence is keyed by commit, and uncommitted code is not HEAD's.
+ */
+export function refreshEvidenceInBackground(root: string, selection: Pick<Selection, "fault">): RefreshOutcome {
+  if (!enabled(root)) return "off";
+  // Nothing to refresh into an engine that is down or a graph never indexed.
+  if (selection.fault) return "not-needed";
+  const head = headSha(root);
+  const last = readEvidenceHead(root);
+  if (!head || !last) return "not-needed";
+  if (last.pid !== undefined && alive(last.pid)) return "running";
+  if (last.head === head) return "current";
+  const status = gitRaw(["status", "--porcelain", "--untracked-files=no"], root);
+  if (status.code !== 0 || status.stdout.trim() !== "") return "dirty";
+  try {
+    ensureStateDir(root);
+    const log = openSync(join(root, ".guard", "evidence-refresh.log"), "w", 0o600);
+    const [cmd, ...rest] = selfCommand();
+    const nice = existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "10"] : [];
+    const argv = [...nice, cmd!, ...rest, "evidence", "--changed"];
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: root, detached: true, stdio: ["ignore", log, log], env: { ...process.env, GUARD_EVIDENCE_REFRESH: "0" } });
+    closeSync(log);
+    child.on("error", () => {});
+    child.unref();
+    if (!child.pid) return "not-needed";
+    writeEvidenceHead(root, { head, pid: child.pid });
+    appendEvent(root, { type: "evidence.refresh", head, pid: child.pid, from: last.head });
+    return "started";
+  } catch {
+    return "not-needed";
+  }
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listManifests } from "../../src/act/trash/manifest.ts";
+import { makeRepo } from "../helpers/repo.ts";
+import { guardBinary, runBinary } from "./binary-under-test.ts";
+
+// guard's answer through a pipe is complete, or the exit code says it is not. The compiled binary writes
+// more than 1 MB to `| cat`, to a reader that sleeps between reads, and to `| head -c`; the bytes that
+// arrive are compared with what the same command writes to a file.
+let bin = "";
+let root = "";
+const work = mkdtempSync(join(tmpdir(), "guard-pipes-"));
+let txid = "";
+
+// A reader that takes 4 KiB at a time and sleeps between reads, keeping what it read.
+const SLOW_READER = join(work, "slow-reader.ts");
+writeFileSync(
+  SLOW_READER,
+  `import { readSync, writeFileSync } from "node:fs";
+const buf = Buffer.alloc(4096); const parts = [];
+for (;;) { let n = 0; try { n = readSync(0, buf, 0, buf.length, null); } catch (e) { if (e.code === "EAGAIN") { Bun.sleepSync(2); continue; } throw e; }
+  if (n === 0) break; parts.push(Buffer.from(buf.subarray(0, n))); Bun.sleepSync(1); }
+writeFileSync(process.argv[2], Buffer.concat(parts));
+`,
+);
+
+interface Piped {
+  guardCode: number;
+  received: Buffer;
+  stderr: string;
+}
+
+/** `guard <args> < input | <reader>` in bash, with guard's own exit code and stderr kept apart. */
+async function pipe(args: string[], reader: "cat" | "slow" | "head", input = "/dev/null", limit = 1000): Promise<Piped> {
+  const out = join(work, `out-${reader}`);
+  const err = join(work, `err-${reader}`);
+  const readers = { cat: `cat > "$OUT"`, slow: `"$BUN" "$SLOW" "$OUT"`, head: `head -c ${limit} > "$OUT"` };
+  const script = `"$GUARD" "$@" < "$IN" 2> "$ERR" | ${readers[reader]}; echo "\${PIPESTATUS[0]}"`;
+  const p = Bun.spawn(["bash", "-c", script, "pipe", ...args], {
+    cwd: root,
+    env: { ...process.env, GUARD: bin, IN: input, OUT: out, ERR: err, BUN: process.execPath, SLOW: SLOW_READER },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  // A guard that hangs on a closed pipe fails here rather than at the test's timeout.
+  const timer = setTimeout(() => p.kill(9), 90_000);
+  const status = await new Response(p.stdout).text();
+  await p.exited;
+  clearTimeout(timer);
+  return { guardCode: Number(status.trim()), received: readFileSync(out), stderr: readFileSync(err, "utf8") };
+}
+
+/** What the command writes when stdout is a file (the kernel takes it all at once). */
+function toFile(args: string[], input = "/dev/null"): Buffer {
+  const out = join(work, "to-file");
+  const p = Bun.spawnSync(["bash", "-c", `"$GUARD" "$@" < "$IN" > "$OUT"`, "file", ...args], { cwd: root, env: { ...process.env, GUARD: bin, IN: input, OUT: out } });
+  expect(p.exitCode).toBe(0);
+  return readFileSync(out);
+}
+
+beforeAll(async () => {
+  bin = await guardBinary();
+  root = makeRepo();
+  // 4,000 items with long names in one transaction: its show and list answers are each over 1 MB.
+  const deep = join(root, "d".repeat(60), "e".repeat(60), "f".repeat(60));
+  mkdirSync(deep, { recursive: true });
+  const files = Array.from({ length: 4000 }, (_, i) => join(deep, `file-${String(i).padStart(4, "0")}-${"x".repeat(40)}.txt`));
+  for (const f of files) writeFileSync(f, "x\n");
+  const r = runBinary(bin, ["rm", "--", ...files], root);
+  expect(r.code, r.stderr).toBe(0);
+  txid = listManifests(root)[0]!.txid;
+}, 600_000);
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+const commands: { name: string; args: () => string[]; input?: () => string }[] = [
+  {
+    name: "leak sanitize",
+    args: () => ["leak", "sanitize", "--channel", "llm-request"],
+    input: () => {
+      const p = join(work, "payload.txt");
+      writeFileSync(p, `${"an ordinary prompt line with nothing secret in it, repeated to be long ".repeat(15)}\n`.repeat(1000));
+      return p;
+    },
+  },
+  { name: "trash show --json", args: () => ["trash", "show", txid, "--json"] },
+  { name: "trash list --json", args: () => ["trash", "list", "--json"] },
+];
+
+for (const c of commands)
+  describe(`guard ${c.name}`, () => {
+    let expected: Buffer = Buffer.alloc(0);
+    let input = "/dev/null";
+    beforeAll(() => {
+      input = c.input?.() ?? "/dev/null";
+      expected = toFile(c.args(), input);
+      expect(expected.length).toBeGreaterThan(1_000_000);
+    });
+
+    for (const [reader, label] of [["cat", "| cat"], ["slow", "a reader that sleeps between reads"]] as const)
+      test(`${label} receives every byte`, async () => {
+        const r = await pipe(c.args(), reader, input);
+        expect(r.stderr).toBe("");
+        expect(r.guardCode).toBe(0);
+        expect(r.received.length).toBe(expected.length);
+        expect(r.received.equals(expected)).toBe(true);
+      }, 120_000);
+
+    test("| head -c ends guard as SIGPIPE would: exit 141, no stack trace, no hang", async () => {
+      const r = await pipe(c.args(), "head", input, 1000);
+      expect(r.received.equals(expected.subarray(0, 1000))).toBe(true);
+      expect(r.stderr).toBe("");
+      expect(r.guardCode).toBe(141);
+    }, 120_000);
+  });
