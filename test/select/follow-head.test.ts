@@ -84,6 +84,21 @@ describe("the graph follows HEAD", () => {
     expect(readIndexState(root)?.head).toBe(head(root));
   }, 240_000);
 
+  test("--base another commit: the fault says what to do instead of a guard index that cannot help", async () => {
+    const root = await preparedProject(python);
+    edit(root, "+ 0.5", "+ 0.4");
+    sh(["git", "commit", "-qam", "round differently"], root);
+    // The graph follows HEAD (a check against HEAD brings it there); HEAD~1 has another version of money.py.
+    expect(check(root).fault).toBeUndefined();
+    edit(root, "+ 0.4", "+ 0.3");
+    const r = guard(["check", "--base", "HEAD~1", "--json"], root);
+    const s = JSON.parse(r.stdout).data;
+    expect(s.fault.code).toBe("stale-graph");
+    expect(s.fault.message).toContain("--base HEAD~1 is another commit");
+    expect(s.fault.message).not.toContain("run `guard index`");
+    expect(s.runAll).toBe(true);
+  }, 240_000);
+
   test("evidence recorded on an edited tree maps lines with the working tree's functions, not HEAD's", async () => {
     const root = await preparedProject(python);
     // Four lines more above round_cents: its body now sits where HEAD has format_price.

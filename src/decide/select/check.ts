@@ -124,6 +124,8 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     } catch (e) {
       // A graph that disagrees with HEAD although its state says it is current (written by an older
       // guard, or by hand): index once and decide again; if that does not help, say what will.
+      if (e instanceof SelectionFault && e.code === FAULTS.staleGraph && !head && opts.base !== undefined)
+        throw new SelectionFault(e.code, `${e.message.replace(/; run `guard index`$/, "")}: the graph holds HEAD's version, and --base ${opts.base} is another commit; compare against HEAD, or check out ${opts.base} first (the graph follows HEAD)`);
       if (!(e instanceof SelectionFault) || e.code !== FAULTS.staleGraph || !repair || !(await repair(true))) throw e;
       try {
         selection = await decide(slice, view!, ctx);
