@@ -34,3 +34,12 @@ export function describeError(e: unknown): string {
   if (e instanceof Error) return e.message.split("\n")[0] || e.name;
   return String(e);
 }
+
+/** What to do about a failure of the system under guard (a full disk, a read-only or unwritable folder), by its errno code. */
+export function systemTodo(e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") return "free disk space (the repository's .guard/ and GUARD_HOME), then run it again";
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return "make the repository's .guard/ and GUARD_HOME writable, then run it again";
+  if (code === "EIO") return "the disk reported an I/O error; check it, then run it again";
+  return undefined;
+}

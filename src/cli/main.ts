@@ -1,5 +1,5 @@
 import pkg from "../../package.json" with { type: "json" };
-import { describeError, isGuardError } from "./errors.ts";
+import { describeError, isGuardError, systemTodo } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
 import { brokenPipe, exitAfterOutput, readerGone, watchPipes } from "./output.ts";
 
@@ -19,7 +19,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (readerGone(e)) brokenPipe();
     const code = isGuardError(e) ? e.exitCode : EXIT.ERROR;
-    const message = describeError(e);
+    const todo = isGuardError(e) ? undefined : systemTodo(e);
+    const message = `${describeError(e)}${todo ? `; ${todo}` : ""}`;
     if (json) {
       const errCode = isGuardError(e) ? e.code : "E_INTERNAL";
       process.stdout.write(`${JSON.stringify({ schemaVersion: 1, kind: "error", ok: false, error: { code: errCode, message } })}\n`);

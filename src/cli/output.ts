@@ -14,9 +14,18 @@ export function brokenPipe(): never {
   process.exit(EXIT.BROKEN_PIPE);
 }
 
-/** Install once, first: a closed stdout ends guard without a stack trace; a closed stderr is ignored. */
+/** Why stdout could not take the answer (a full disk, a closed descriptor), once it has failed. */
+let lost: NodeJS.ErrnoException | undefined;
+
+/**
+ * Install once, first: a closed stdout ends guard without a stack trace; any other write error on it
+ * (`> /dev/full`) makes the exit code 1; an error on stderr is ignored (there is nowhere left to say it).
+ */
 export function watchPipes(): void {
-  process.stdout.on("error", (e) => (isBrokenPipe(e) ? brokenPipe() : undefined));
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (isBrokenPipe(e)) brokenPipe();
+    lost ??= e;
+  });
   process.stderr.on("error", () => {});
 }
 
@@ -33,6 +42,8 @@ function ended(stream: NodeJS.WriteStream): Promise<void> {
 
 /** Wait until everything written to stdout and stderr has been taken by the reader, then exit with `code`. */
 export async function exitAfterOutput(code: number): Promise<never> {
-  await Promise.all([ended(process.stdout), ended(process.stderr)]);
-  process.exit(code);
+  await ended(process.stdout);
+  if (lost) process.stderr.write(`guard: could not write the output (${lost.code ?? lost.message}); it is incomplete\n`);
+  await ended(process.stderr);
+  process.exit(lost ? EXIT.ERROR : code);
 }

@@ -1,3 +1,4 @@
+import { redactForLog } from "../decide/leak/scan.ts";
 import type { HookAnswer, HookEvent, HookVerdict } from "./types.ts";
 
 export const silent = (): HookAnswer => ({ exitCode: 0, stdout: "", stderr: "" });
@@ -13,7 +14,7 @@ export const exit2 = (reason: string): HookAnswer => ({ exitCode: 2, stdout: "",
 
 /** The one line an agent reads when guard stops it. */
 export function blockText(v: HookVerdict): string {
-  return `guard: ${v.reason} [${v.code}]`;
+  return redactForLog(`guard: ${v.reason} [${v.code}]`);
 }
 
 export const isBlock = (v: HookVerdict) => v.decision === "BLOCK";

@@ -2,6 +2,7 @@ import { appendEvent } from "../state/events.ts";
 import { gitRaw, requireRepoRoot } from "../repo/git.ts";
 import { envelope, printJson } from "../report/envelope.ts";
 import { EXIT } from "../cli/exit-codes.ts";
+import { describeError, systemTodo } from "../cli/errors.ts";
 import { runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { weakenedDecisions, type WeakenedDecision } from "../decide/why/decisions/weakened.ts";
 import { reader } from "../decide/why/trees.ts";
@@ -32,6 +33,19 @@ export interface PrecommitOptions {
  */
 export async function runPrecommit(o: PrecommitOptions): Promise<number> {
   const root = requireRepoRoot(o.cwd);
+  try {
+    return await gate(root, o);
+  } catch (e) {
+    // The gate could not decide (a full disk, unreadable state): the commit is refused, never let through.
+    const why = describeError(e);
+    const todo = systemTodo(e) ?? "run `guard doctor` to see what is wrong";
+    if (o.json) printJson(envelope("precommit", { outcome: "failed", code: "PRECOMMIT_FAILED", reason: why }, false));
+    else process.stderr.write(`guard: commit refused: the pre-commit gate could not run (${why}); ${todo}\n(GUARD_SKIP=1 skips this gate; the skip is logged)\n`);
+    return EXIT.BLOCKED;
+  }
+}
+
+async function gate(root: string, o: PrecommitOptions): Promise<number> {
   const started = performance.now();
   const log = (outcome: string, extra: Record<string, unknown> = {}) =>
     appendEvent(root, { type: "precommit", outcome, latencyMs: Math.round(performance.now() - started), ...extra });

@@ -6,7 +6,7 @@ import type { HookVerdict } from "./types.ts";
  * compensation its decision names (relocate deletions to the trash, snapshot before a git overwrite).
  * A compensated command (RELOCATE, SNAPSHOT) may run; `saved` says what was saved and how to undo it.
  */
-export async function checkShell(command: string, ctx: { cwd: string; root: string }): Promise<HookVerdict> {
+export async function checkShell(command: string, ctx: { cwd: string; root?: string }): Promise<HookVerdict> {
   if (command.trim().length === 0)
     return { decision: "BLOCK", code: "HOOK_NO_COMMAND", reason: "the payload named a shell tool but carried no command" };
   const v = await guardCommand(command, { cwd: ctx.cwd, root: ctx.root });

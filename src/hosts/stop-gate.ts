@@ -1,9 +1,11 @@
-import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../state/paths.ts";
+import { describeError } from "../cli/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
 import type { HookVerdict } from "./types.ts";
+import { writeFileAtomic } from "../state/atomic.ts";
 
 /** After this many consecutive blocked stops on the same failure, the agent may stop and the user is told. */
 export const LOOP_LIMIT = 3;
@@ -24,20 +26,41 @@ interface StopState {
 
 const statePath = (root: string) => join(root, ".guard", "stop-gate.json");
 
+/** The gate's memory; a damaged file (or a damaged part of it) is forgotten, which only costs a test run. */
 function load(root: string): StopState {
+  let s: Record<string, unknown>;
   try {
-    const s = JSON.parse(readFileSync(statePath(root), "utf8"));
-    return { consecutiveBlocks: 0, ...s };
+    s = JSON.parse(readFileSync(statePath(root), "utf8"));
   } catch {
     return { consecutiveBlocks: 0 };
   }
+  if (!s || typeof s !== "object" || Array.isArray(s)) return { consecutiveBlocks: 0 };
+  const str = (x: unknown) => (typeof x === "string" ? x : undefined);
+  const red = s.lastRed as StopState["lastRed"] | undefined;
+  const redOk = !!red && typeof red === "object" && [red.fingerprint, red.failureKey, red.report].every((x) => typeof x === "string") && Array.isArray(red.failed);
+  const blocks = s.consecutiveBlocks;
+  return {
+    lastGreen: str(s.lastGreen),
+    greenLevel: str(s.greenLevel),
+    session: str(s.session),
+    ...(redOk ? { lastRed: red } : {}),
+    consecutiveBlocks: redOk && typeof blocks === "number" && Number.isInteger(blocks) && blocks >= 0 ? blocks : 0,
+  };
 }
 
 function save(root: string, s: StopState): void {
   ensureStateDir(root);
-  const tmp = `${statePath(root)}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
-  renameSync(tmp, statePath(root));
+  writeFileAtomic(statePath(root), `${JSON.stringify(s, null, 2)}\n`);
+}
+
+/** Save, or say why it could not be saved. */
+function trySave(root: string, s: StopState): string | undefined {
+  try {
+    save(root, s);
+    return undefined;
+  } catch (e) {
+    return describeError(e);
+  }
 }
 
 export interface StopInput {
@@ -55,6 +78,8 @@ export interface StopOutcome extends HookVerdict {
   level: string;
   consecutiveBlocks: number;
   durationMs?: number;
+  /** Why the gate's state could not be saved (a full disk): the decision stands, the bookkeeping is lost. */
+  unrecorded?: string;
 }
 
 /**
@@ -104,8 +129,9 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
       state.lastRed = undefined;
       state.released = undefined;
       state.consecutiveBlocks = 0;
-      save(root, state);
-      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs };
+      // The tests passed: that is the decision, whether or not guard can remember it (a full disk only costs the cache).
+      const unrecorded = trySave(root, state);
+      return { decision: "ALLOW", code: result.noTests ? "STOP_NO_TESTS" : "STOP_TESTS_PASSED", reason: result.summary, cached: false, ran, level, consecutiveBlocks: 0, durationMs, ...(unrecorded ? { unrecorded } : {}) };
     }
     failed = result.failed;
     report = result.report;
@@ -128,11 +154,14 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
     save(root, state);
     return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, level, durationMs);
   }
-  save(root, state);
+  const unrecorded = trySave(root, state);
+  if (unrecorded)
+    // The count of blocks could not be kept here; the hook counts it where a full disk still can (stop-faults.ts).
+    return { decision: "BLOCK", code: "STOP_TESTS_FAILED", reason: `${report}\nFix the failing tests before finishing (guard could not record this run: ${unrecorded}).`, cached: !ran, ran, level, consecutiveBlocks: 0, durationMs, unrecorded };
   return {
     decision: "BLOCK",
     code: "STOP_TESTS_FAILED",
-    reason: `${report}\nFix the failing tests before finishing (guard stop gate, block ${state.consecutiveBlocks} of ${LOOP_LIMIT}).`,
+    reason: `${report}\nFix the failing tests before finishing (guard stop gate, block ${state.consecutiveBlocks} of ${LOOP_LIMIT}; after ${LOOP_LIMIT} the agent may stop and the user is told the tests still fail).`,
     cached: !ran,
     ran,
     level,

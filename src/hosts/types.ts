@@ -2,11 +2,11 @@ import type * as v from "valibot";
 import type { Decision } from "../decide/decision.ts";
 
 /** The events guard understands, whatever the host calls them. */
-export const GUARD_EVENTS = ["pre-shell", "post-shell", "pre-edit", "post-edit", "stop", "prompt", "session-start", "session-end"] as const;
+export const GUARD_EVENTS = ["pre-shell", "post-shell", "pre-edit", "pre-read", "post-edit", "stop", "prompt", "session-start", "session-end"] as const;
 export type GuardEventName = (typeof GUARD_EVENTS)[number];
 
 /** Events where a wrong "allow" lets something happen: an unreadable payload there is answered with BLOCK. */
-export const BLOCKING_EVENTS: readonly GuardEventName[] = ["pre-shell", "pre-edit"];
+export const BLOCKING_EVENTS: readonly GuardEventName[] = ["pre-shell", "pre-edit", "pre-read"];
 
 /** A host's payload, decoded into guard's terms. */
 export interface HookEvent {
@@ -16,13 +16,17 @@ export interface HookEvent {
   event: GuardEventName;
   sessionId?: string;
   cwd: string;
+  /** The payload named no folder: `cwd` is the one guard was started in. */
+  cwdFromProcess?: boolean;
   /** The tool the host named, when it named one. */
   tool?: string;
   /** The host's id for this one tool call, shared by its pre- and post-tool events. */
   toolUseId?: string;
   command?: string;
-  /** Absolute or cwd-relative paths the tool will write. */
+  /** Absolute or cwd-relative paths the tool will write (pre-read: read). */
   filePaths?: string[];
+  /** The tool's input as the host sent it, for a host that can take back a rewritten one (`updatesInput`). */
+  toolInput?: Record<string, unknown>;
   proposedContent?: string;
   /**
    * The whole file as the tool would leave it can be derived: `proposedContent` is the full new content
@@ -63,6 +67,8 @@ export interface SavedBeforeRun {
  */
 export interface HookVerdict extends Decision {
   userMessage?: string;
+  /** SANITIZE: the tool input to run instead (credentials redacted), for a host with `updatesInput`. */
+  updatedInput?: Record<string, unknown>;
   agentContext?: string;
   saved?: SavedBeforeRun[];
 }
@@ -120,6 +126,8 @@ export interface HostRecord {
   events: HostEventSpec[];
   /** Can the host put a question to the human? If not, ASK becomes BLOCK with the reason. */
   canAsk: boolean;
+  /** The host runs a tool with the input a pre-tool hook hands back (so a Write can be SANITIZEd, not asked about). */
+  updatesInput?: boolean;
   /** "set": guard writes the host's fail-closed option; "inherent": the host fails closed by itself. */
   failClosed: "set" | "inherent" | "none";
   encode(verdict: HookVerdict, ev: HookEvent): HookAnswer;

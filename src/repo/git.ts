@@ -24,6 +24,7 @@ export function gitRaw(args: string[], cwd: string, input?: string | Uint8Array)
   try {
     proc = spawnGit(args, cwd, input);
   } catch (e) {
+    if (!existsSync(cwd)) throw new GuardError(`the folder ${cwd} does not exist`, undefined, "run guard in an existing folder (or pass an existing --cwd)", EXIT.ERROR, "E_NO_CWD");
     throw new GuardError(
       "git could not be started",
       e instanceof Error ? e.message.split("\n")[0] : String(e),

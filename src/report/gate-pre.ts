@@ -14,6 +14,7 @@ export function formatPre(r: PreResult): string {
     `- **Task:** ${s.task}`,
     `- **Scope:** ${s.scope.length ? s.scope.map((g) => `\`${g}\``).join(", ") : "none declared (every file counts as in scope)"}`,
     `- **Base:** ${s.base ? s.base.slice(0, 12) : "no commit yet"}${s.dirty.length ? `; ${s.dirty.length} file(s) dirty before the task, snapshotted` : ""}`,
+    ...(r.submodules?.length ? [`- **Skipped:** ${list(r.submodules, 5)} (submodule${r.submodules.length === 1 ? "" : "s"} with local changes; guard judges this repository's files only)`] : []),
     `- **Owner:** ${s.owner ? `${s.owner} (${s.ownerSource})` : "unknown agent session"}`,
     `- **Domain:** ${s.domains.join(", ")}; rule packs: ${s.rulePacks.join(", ")}`,
     `- **Build check:** ${s.build ? `\`${s.build.display}\`` : "none found"}; tests: guard's selection for the change`,
@@ -31,5 +32,5 @@ export function formatPre(r: PreResult): string {
 }
 
 export function preEnvelope(r: PreResult): Envelope<unknown> {
-  return envelope("gate-pre", { session: r.session, domainEvidence: r.evidence, widened: r.widened });
+  return envelope("gate-pre", { session: r.session, domainEvidence: r.evidence, widened: r.widened, submodules: r.submodules ?? [] });
 }

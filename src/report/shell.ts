@@ -1,3 +1,4 @@
+import { redactDeep } from "../decide/leak/scan.ts";
 import type { ShellVerdict } from "../decide/shell/types.ts";
 import { envelope, type Envelope } from "./envelope.ts";
 
@@ -14,10 +15,12 @@ export interface ShellCheckReport {
   compensations: ShellVerdict["compensations"];
   recovery?: ShellVerdict["recovery"];
   recoveries?: ShellVerdict["recoveries"];
+  leaks?: ShellVerdict["leaks"];
 }
 
+/** A command, a target or a reason can hold a credential the agent typed: none of it is printed as it is. */
 export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport {
-  return {
+  return redactDeep({
     command: v.command,
     decision: v.decision,
     code: v.code,
@@ -39,7 +42,8 @@ export function shellReport(v: ShellVerdict, dryRun: boolean): ShellCheckReport 
     compensations: v.compensations,
     ...(v.recovery ? { recovery: v.recovery } : {}),
     ...(v.recoveries ? { recoveries: v.recoveries } : {}),
-  };
+    ...(v.leaks ? { leaks: v.leaks } : {}),
+  });
 }
 
 export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> => envelope("shell-check", r, r.decision !== "BLOCK");
@@ -51,7 +55,8 @@ export const shellEnvelope = (r: ShellCheckReport): Envelope<ShellCheckReport> =
 export function formatShell(r: ShellCheckReport): string {
   const lines = [`${r.decision}  ${r.code}`, r.reason];
   const flagged = r.operations.filter((o) => o.decision && o.decision !== "ALLOW");
-  if (flagged.length > 1) for (const o of flagged) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
+  const leaks = r.leaks ?? [];
+  if (flagged.length + leaks.length > 1) for (const o of [...flagged, ...leaks]) lines.push(`  - ${o.decision} ${o.code}: ${o.reason}`);
   for (const c of r.compensations) {
     if (!c.done) {
       const how = { move: "moved", copy: "copied", link: "hard-linked" } as const;

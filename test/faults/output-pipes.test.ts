@@ -7,8 +7,8 @@ import { makeRepo } from "../helpers/repo.ts";
 import { guardBinary, runBinary } from "./binary-under-test.ts";
 
 // guard's answer through a pipe is complete, or the exit code says it is not. The compiled binary writes
-// more than 1 MB to `| cat`, to a reader that sleeps between reads, and to `| head -c`; the bytes that
-// arrive are compared with what the same command writes to a file.
+// more than 1 MB to `| cat`, to a reader that sleeps between reads, to `| head -c` and to /dev/full; the
+// bytes that arrive are compared with what the same command writes to a file.
 let bin = "";
 let root = "";
 const work = mkdtempSync(join(tmpdir(), "guard-pipes-"));
@@ -110,6 +110,12 @@ for (const c of commands)
         expect(r.received.length).toBe(expected.length);
         expect(r.received.equals(expected)).toBe(true);
       }, 120_000);
+
+    test("> /dev/full (a full disk) is exit 1 with the reason, not success", () => {
+      const p = Bun.spawnSync(["bash", "-c", `"$GUARD" "$@" < "$IN" > /dev/full`, "full", ...c.args()], { cwd: root, env: { ...process.env, GUARD: bin, IN: input }, stderr: "pipe" });
+      expect(p.exitCode).toBe(1);
+      expect(p.stderr.toString()).toMatch(/^guard: could not write the output \(ENOSPC\)/);
+    });
 
     test("| head -c ends guard as SIGPIPE would: exit 141, no stack trace, no hang", async () => {
       const r = await pipe(c.args(), "head", input, 1000);

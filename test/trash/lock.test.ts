@@ -28,7 +28,7 @@ test("a lock whose process is gone is taken over", () => {
 });
 
 test("a recycled pid (same pid, another process start time) is not the owner", () => {
-  writeFileSync(lockFile, JSON.stringify({ pid: process.pid, op: "restore", start: 1, at: "" }));
+  writeFileSync(lockFile, JSON.stringify({ pid: process.pid, op: "restore", start: "1", at: "" }));
   const l = tryLockTx(dir, "gc");
   expect("release" in l).toBe(true);
   if ("release" in l) l.release();

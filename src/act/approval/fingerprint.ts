@@ -13,6 +13,7 @@ export function worktreeFingerprint(root: string, path: string): string {
   if (!existsSync(abs) && !isLink(abs)) return DELETED;
   const st = lstatSync(abs);
   if (st.isSymbolicLink()) return sha256(`symlink:${readlinkSync(abs)}`);
+  if (st.isDirectory()) return sha256("directory:"); // a submodule or nested repository: judged elsewhere, never read
   return sha256(readFileSync(abs));
 }
 
@@ -36,6 +37,8 @@ export function stagedFingerprints(root: string): Map<string, string> {
     // ":<old mode> <new mode> <old sha> <new sha> <status>" then the path
     const meta = parts[i++]!.split(" ");
     const path = parts[i++]!;
+    // A submodule's pointer names a commit of another repository: skipped, as guard post skips it.
+    if (meta[0] === ":160000" || meta[1] === "160000") continue;
     entries.push({ path, mode: meta[1]!, blob: meta[3]!, deleted: meta[4]!.startsWith("D") });
   }
   const out = new Map<string, string>();

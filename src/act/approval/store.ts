@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../../state/paths.ts";
 import { approvalKey } from "./key.ts";
 import { sign, type ApprovalClaim } from "./sign.ts";
+import { writeFileAtomic } from "../../state/atomic.ts";
 
 export interface ApprovalRecord extends ApprovalClaim {
   version: 1;
@@ -28,9 +29,7 @@ export function writeApproval(root: string, o: { session: string; sessionBytes: 
   ensureStateDir(root);
   mkdirSync(approvalsDir(root), { recursive: true });
   const p = fileFor(root, judged);
-  const tmp = `${p}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, p);
+  writeFileAtomic(p, `${JSON.stringify(record, null, 2)}\n`, 0o600);
   return record;
 }
 

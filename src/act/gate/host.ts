@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { worktreeFingerprint } from "../approval/fingerprint.ts";
 import { describeError } from "../../cli/errors.ts";
@@ -8,6 +8,7 @@ import { allow, type Decision } from "../../decide/decision.ts";
 import { changedPaths } from "../../decide/gate/diff.ts";
 import { inScope } from "../../decide/gate/scope.ts";
 import { loadSession } from "../../decide/gate/session.ts";
+import { writeFileAtomic } from "../../state/atomic.ts";
 
 /**
  * The gate inside agent hooks. pre-edit: the task owner may not edit outside the declared scope (ASK,
@@ -83,12 +84,10 @@ export async function stopGate(root: string, sessionId: string | undefined): Pro
     save(root, { key, blocks: 0, verdict, report });
     return { ...allow("GATE_STOP_RELEASED", `guard blocked ${STOP_LOOP_LIMIT} stops on the same unapproved change and now lets the agent stop`), userMessage: `guard: the change is NOT approved; the commit will be refused:\n${report}` };
   }
-  return { decision: "BLOCK", code: "GATE_STOP_REVISE", reason: `${report}Address the findings, then stop again (guard task gate, block ${blocks} of ${STOP_LOOP_LIMIT}).` };
+  return { decision: "BLOCK", code: "GATE_STOP_REVISE", reason: `${report}Address the findings, then stop again (guard task gate, block ${blocks} of ${STOP_LOOP_LIMIT}; after ${STOP_LOOP_LIMIT} the agent may stop and the user is told the change is not approved).` };
 }
 
 function save(root: string, s: object): void {
   ensureStateDir(root);
-  const tmp = `${statePath(root)}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(s)}\n`);
-  renameSync(tmp, statePath(root));
+  writeFileAtomic(statePath(root), `${JSON.stringify(s)}\n`);
 }

@@ -2,7 +2,7 @@ import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";
 import { worktreeFingerprint } from "../approval/fingerprint.ts";
 import { blastRadius } from "../../decide/gate/blast.ts";
-import { changedPaths, fileChanges } from "../../decide/gate/diff.ts";
+import { changedTree, fileChanges, SUBMODULE_SKIPPED } from "../../decide/gate/diff.ts";
 import { removedExportCallers } from "../../decide/gate/graph-callers.ts";
 import { health } from "./health.ts";
 import { hygiene } from "../../decide/gate/hygiene.ts";
@@ -44,7 +44,8 @@ export async function runPost(root: string, o: PostOptions = {}): Promise<PostOu
   let changed: ChangedPath[] = [];
   let changes: FileChange[] = [];
   try {
-    const all = changedPaths(root, session.base);
+    const { paths: all, submodules } = changedTree(root, session.base);
+    for (const path of submodules) notJudged.push({ path, why: SUBMODULE_SKIPPED });
     const dirty = new Map(session.dirty.map((d) => [d.path, d.fingerprint]));
     const fresh: ChangedPath[] = [];
     for (const c of all) {

@@ -6,7 +6,7 @@ import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";
 import { worktreeFingerprint } from "../approval/fingerprint.ts";
 import { clearApproval } from "../approval/store.ts";
-import { changedPaths } from "../../decide/gate/diff.ts";
+import { changedTree } from "../../decide/gate/diff.ts";
 import { detectDomains } from "../../decide/gate/domains.ts";
 import { detectBuild } from "../../decide/gate/ecosystems.ts";
 import { impactRange } from "../../decide/gate/impact.ts";
@@ -30,6 +30,8 @@ export interface PreResult {
   session: Session;
   evidence: Record<string, string[]>;
   widened: boolean;
+  /** Changed submodules and nested repositories, skipped (neither dirty nor judged). */
+  submodules?: string[];
   /** The open task this one replaced (its edits are now judged against the new task). */
   replaced?: { task: string; createdAt: string };
 }
@@ -43,7 +45,7 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
   const scope = normalizeScope(o.scope);
   const cfg = loadConfig(root);
   const base = headSha(root);
-  const dirtyPaths = changedPaths(root, base);
+  const { paths: dirtyPaths, submodules } = changedTree(root, base);
   if (dirtyPaths.length > 0 && !o.allowDirty)
     throw new GuardError(
       `the working tree has ${dirtyPaths.length} uncommitted change${dirtyPaths.length === 1 ? "" : "s"} (${dirtyPaths.slice(0, 3).map((c) => c.path).join(", ")}${dirtyPaths.length > 3 ? ", …" : ""})`,
@@ -83,7 +85,7 @@ export async function runPre(root: string, o: PreOptions): Promise<PreResult> {
   clearApproval(root);
   saveSession(root, session);
   appendEvent(root, { type: "gate.pre", task: session.id, session: session.owner ?? null, scope, base: base ?? null, dirty: session.dirty.length, replaced: previous?.id ?? null, latencyMs: Math.round(performance.now() - started) });
-  return { session, evidence: domains.evidence, widened: false, ...(previous ? { replaced: { task: previous.task, createdAt: previous.createdAt } } : {}) };
+  return { session, evidence: domains.evidence, widened: false, submodules, ...(previous ? { replaced: { task: previous.task, createdAt: previous.createdAt } } : {}) };
 }
 
 function widen(root: string, o: PreOptions): PreResult {

@@ -26,8 +26,8 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
   const needs = v.decision === "RELOCATE" || v.decision === "SNAPSHOT";
   const record = (type: string, extra: Record<string, unknown>) => appendEvent(root, { type, command: logged, sha256: createHash("sha256").update(command).digest("hex"), ...extra });
 
-  // Outside a repository an ALLOW leaves no trace (guard does not create .guard/ in arbitrary directories).
-  if (!needs && !existsSync(join(root, ".git")) && !existsSync(join(root, ".guard"))) return v;
+  // Without a workspace nothing is recorded: guard never creates .guard/ outside a repository or a configured root.
+  if (v.noWorkspace || (!needs && !existsSync(join(root, ".git")) && !existsSync(join(root, ".guard")))) return v;
   try {
     record("shell.decision", { decision: v.decision, code: v.code, cwd: relative(root, v.cwd) || ".", operations: v.operations.map((o) => ({ program: o.program, kind: o.kind, rule: o.rule, targets: o.targets.length })) });
   } catch (e) {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processStart } from "../../state/pid-lock.ts";
 
 /**
  * One process at a time works on a transaction (relocate, restore, gc): a lock file made with O_EXCL
@@ -12,8 +13,8 @@ import { join } from "node:path";
 export interface TxLockOwner {
   pid: number;
   op: string;
-  /** Start time of the process in clock ticks since boot (Linux /proc), when known. */
-  start?: number;
+  /** Start time of the process in clock ticks since boot (Linux /proc); "" where unknown. */
+  start?: string;
   at: string;
 }
 
@@ -23,16 +24,6 @@ export type LockAttempt = { release: (dirNow?: string) => void } | { heldBy: TxL
 const LOCK = "lock";
 /** A lock file this old with nothing readable in it (damaged, or from another tool) belongs to nobody. */
 const EMPTY_GRACE_MS = 5_000;
-
-function startTime(pid: number | "self"): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces and parentheses): the 20th is the start time.
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether a process with this pid exists (one of another user's counts). */
 export function pidAlive(pid: number): boolean {
@@ -47,9 +38,9 @@ export function pidAlive(pid: number): boolean {
 
 function alive(owner: TxLockOwner): boolean {
   if (!pidAlive(owner.pid)) return false;
-  if (owner.start === undefined) return true;
-  const now = startTime(owner.pid);
-  return now === undefined || now === owner.start;
+  if (!owner.start) return true;
+  const now = processStart(owner.pid);
+  return !now || now === String(owner.start);
 }
 
 function readOwner(path: string): TxLockOwner | undefined {
@@ -72,7 +63,7 @@ function stale(path: string): boolean {
 /** Make the lock whole or not at all: the owner is written to a file of our own, then linked to the lock's name. */
 function create(path: string, op: string): ((dirNow?: string) => void) | "exists" | "gone" {
   const mine = `${path.slice(0, -LOCK.length)}.lock-${process.pid}-${randomBytes(4).toString("hex")}`;
-  const owner: TxLockOwner = { pid: process.pid, op, start: startTime("self"), at: new Date().toISOString() };
+  const owner: TxLockOwner = { pid: process.pid, op, start: processStart(process.pid), at: new Date().toISOString() };
   try {
     writeFileSync(mine, JSON.stringify(owner), { flag: "wx", mode: 0o644 });
     linkSync(mine, path);

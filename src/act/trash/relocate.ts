@@ -11,6 +11,7 @@ import { placeBack } from "./place.ts";
 import { leftovers } from "./status.ts";
 import { measure } from "./tree.ts";
 import { newTxid } from "./txid.ts";
+import { redactForLog } from "../../decide/leak/scan.ts";
 
 export interface RelocateOptions {
   reason: string;
@@ -60,7 +61,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     } catch {
       // Missing (or vanishing while measured): the move below records it as missing.
     }
-    return { n, original, stored: `items/${n}/${basename(original) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${n}/${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -72,7 +73,8 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
       "E_TRASH_FULL",
     );
   }
-  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: opts.reason, command: opts.command, root, state: "intent", items, updatedAt: "" };
+  // The reason and the command may carry what a user typed; the manifest keeps only the exact paths, to restore to.
+  const m: TrashManifest = { v: 1, txid, createdAt: new Date().toISOString(), reason: redactForLog(opts.reason), command: opts.command === undefined ? undefined : redactForLog(opts.command), root, state: "intent", items, updatedAt: "" };
   const unlock = create(root, m);
   try {
     return fill(root, m, opts);
@@ -106,7 +108,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   const { txid, items } = m;
   const dir = txDir(root, txid);
   const adding = items.reduce((s, i) => s + i.bytes, 0);
-  appendEvent(root, { type: "trash.intent", txid, reason: opts.reason, paths: items.slice(0, 100).map((i) => relative(root, i.original)), count: items.length });
+  appendEvent(root, { type: "trash.intent", txid, reason: m.reason, paths: items.slice(0, 100).map((i) => redactForLog(relative(root, i.original))), count: items.length });
 
   const every = items.length > 256 ? 64 : 1;
   try {

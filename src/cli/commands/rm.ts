@@ -15,11 +15,14 @@ export const rm: CommandSpec = {
     const paths = [...args, ...((options["--"] as string[] | undefined) ?? []).map(String)];
     if (paths.length === 0) throw new GuardError("no paths to delete", undefined, "e.g. `guard rm build/tmp`", EXIT.USAGE, "E_USAGE");
     const { resolve } = await import("node:path");
-    const { findWorkspaceRoot } = await import("../../decide/shell/classify.ts");
+    const { resolveWorkspace } = await import("../../state/workspace.ts");
     const { makeWorkspace, placeOf, resolveTarget } = await import("../../decide/shell/places.ts");
     const { homedir } = await import("node:os");
     const cwd = resolve(options.cwd ?? ".");
-    const ws = makeWorkspace(findWorkspaceRoot(cwd), process.env.HOME ?? homedir());
+    const home = process.env.HOME ?? homedir();
+    const found = resolveWorkspace(cwd, { home });
+    if (!found.root) throw new GuardError("refusing to delete anything here", found.reason, "nothing was moved", EXIT.BLOCKED, "E_NO_WORKSPACE");
+    const ws = makeWorkspace(found.root, home);
     const targets = paths.map((p) => {
       const t = resolveTarget(p, cwd);
       return { ...t, place: t.path ? placeOf(t.path, ws) : undefined };

@@ -17,7 +17,7 @@ export const shell: CommandSpec = {
     { flags: "--json", description: "Print the verdict as JSON" },
     { flags: "--apply", description: "Compensate now: move or copy the targets into the trash, snapshot before a git overwrite" },
     { flags: "--dry-run", description: "Only classify (the default; kept for scripts that pass it)" },
-    { flags: "--root <dir>", description: "The workspace (default: the repository around --cwd)" },
+    { flags: "--root <dir>", description: "The workspace (default: GUARD_WORKSPACE, else the repository around --cwd; never /, home or a system folder)" },
   ],
   examples: [
     "guard shell check -- rm -rf build",

@@ -116,7 +116,8 @@ export const why: CommandSpec = {
           {
             file,
             symbol,
-            reason: options.reason.trim(),
+            // A decision file is committed: a credential pasted into --reason is stored redacted.
+            reason: (await import("../../decide/leak/scan.ts")).redactForLog(options.reason.trim()),
             id: typeof options.id === "string" ? options.id : undefined,
             mustPreserve: list(options.mustPreserve),
             requiredTests: list(options.test),

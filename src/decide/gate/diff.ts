@@ -13,28 +13,38 @@ const MAX_TEXT = 2 * 1024 * 1024;
 
 export class DiffError extends Error {}
 
-/** Paths that differ between `base` and the working tree, untracked files included, guard's state excluded. */
+/** Paths that differ between `base` and the working tree, untracked files included, guard's state and submodules excluded. */
 export function changedPaths(root: string, base: string | undefined): ChangedPath[] {
+  return changedTree(root, base).paths;
+}
+
+/** The gate judges files, not other repositories: a submodule (or a nested repository) is skipped and named. */
+const GITLINK = "160000";
+export const SUBMODULE_SKIPPED = "a submodule or nested repository: skipped, guard judges this repository's files, not another repository's";
+
+/** changedPaths, plus the submodules and nested repositories that changed and were skipped. */
+export function changedTree(root: string, base: string | undefined): { paths: ChangedPath[]; submodules: string[] } {
   const ref = base ?? EMPTY_TREE;
-  const r = gitRaw(["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", ref, "--"], root);
+  const r = gitRaw(["diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", ref, "--"], root);
   if (r.code !== 0) throw new DiffError(`git diff against ${ref.slice(0, 12)} failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.code}`}`);
   const out: ChangedPath[] = [];
+  const submodules: string[] = [];
   const parts = splitZ(r.stdout);
   for (let i = 0; i < parts.length; ) {
-    const status = parts[i++]!;
-    if (status[0] === "R" || status[0] === "C") {
-      const oldPath = parts[i++]!;
-      const path = parts[i++]!;
-      out.push(status[0] === "R" ? { path, oldPath, status: "renamed" } : { path, status: "added" });
-    } else {
-      const path = parts[i++]!;
-      out.push({ path, status: status[0] === "A" ? "added" : status[0] === "D" ? "deleted" : "modified" });
-    }
+    // ":<old mode> <new mode> <old sha> <new sha> <status>" then the path (two for a rename or copy)
+    const [oldMode, newMode, , , status = "M"] = parts[i++]!.slice(1).split(" ");
+    const twoPaths = status[0] === "R" || status[0] === "C";
+    const oldPath = twoPaths ? parts[i++]! : undefined;
+    const path = parts[i++]!;
+    if (oldMode === GITLINK || newMode === GITLINK) submodules.push(path);
+    else if (status[0] === "R") out.push({ path, oldPath, status: "renamed" });
+    else out.push({ path, status: status[0] === "A" || status[0] === "C" ? "added" : status[0] === "D" ? "deleted" : "modified" });
   }
   const u = gitRaw(["ls-files", "--others", "--exclude-standard", "-z"], root);
   if (u.code !== 0) throw new DiffError(`git ls-files failed: ${u.stderr.trim().split("\n")[0]}`);
-  for (const path of splitZ(u.stdout)) out.push({ path, status: "added", untracked: true });
-  return out.filter((c) => !isGuardState(c.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // git names an untracked nested repository as "dir/": skipped like a submodule.
+  for (const path of splitZ(u.stdout)) path.endsWith("/") ? submodules.push(path.slice(0, -1)) : out.push({ path, status: "added", untracked: true });
+  return { paths: out.filter((c) => !isGuardState(c.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), submodules: submodules.sort() };
 }
 
 /** Each changed path with its before/after text and the lines it adds. */

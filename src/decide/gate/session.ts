@@ -1,10 +1,11 @@
 import * as v from "valibot";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import type { Session } from "./types.ts";
+import { writeFileAtomic } from "../../state/atomic.ts";
 
 export const sessionPath = (root: string) => join(root, ".guard", "session.json");
 
@@ -53,7 +54,5 @@ export function requireSession(root: string): Session {
 export function saveSession(root: string, s: Session): void {
   ensureStateDir(root);
   const p = sessionPath(root);
-  const tmp = `${p}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
-  renameSync(tmp, p);
+  writeFileAtomic(p, `${JSON.stringify(s, null, 2)}\n`);
 }

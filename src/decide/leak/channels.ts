@@ -15,7 +15,7 @@ export const CHANNELS: Channel[] = [
   { id: "shell-stdout", description: "a command's output returned to the agent", rewritable: true, decision: "SANITIZE", references: "ALLOW", hostPaths: "ALLOW" },
   { id: "shell-file-redirect", description: "output a shell redirect writes to a file", rewritable: false, decision: "ASK", references: "ALLOW", hostPaths: "ALLOW" },
   { id: "archive-upload", description: "an archive about to be uploaded", rewritable: false, decision: "ASK", references: "ASK", hostPaths: "ASK" },
-  { id: "process-argv", description: "the arguments of a process about to start", rewritable: false, decision: "ASK", references: "ASK", hostPaths: "ALLOW" },
+  { id: "process-argv", description: "the arguments of a process about to start", rewritable: false, decision: "ASK", references: "ASK", hostPaths: "ALLOW", commandLine: true },
 ];
 
 export const channelById = (id: string): Channel | undefined => CHANNELS.find((c) => c.id === id);

@@ -1,6 +1,9 @@
 import { B64URL, UPPER_DIGITS, b64url, fake, fakeJwt } from "./fake.ts";
+import { ASSIGNMENT_RULES } from "./assignments.ts";
 import { PASSWORD_PLACEHOLDERS } from "./placeholders.ts";
 import type { LeakRule } from "./types.ts";
+import { VENDOR_RULES } from "./vendors.ts";
+import { SAAS_RULES } from "./vendors-saas.ts";
 
 const P = (...parts: string[]) => parts.join("");
 
@@ -20,23 +23,23 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     id: "github-app-installation-token",
     kind: "credential",
     description: "GitHub App installation token in the long form ghs_<app id>_<JWT>",
-    pattern: /\bghs_[0-9]{1,12}_[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    pattern: /ghs_[0-9]{1,12}_[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
     examples: { flag: () => [P("token ", "ghs", "_", "123456", "_", fakeJwt(3))], pass: ["ghs_123_abc", "ghs_..."] },
   },
   {
     id: "github-fine-grained-pat",
     kind: "credential",
     description: "GitHub fine-grained personal access token",
-    pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g,
+    pattern: /github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9])/g,
     examples: { flag: () => [P("github", "_pat_", fake(22, undefined, 5), "_", fake(59, undefined, 6))], pass: ["github_pat_...", "github_pat_xxxxxxxxxxxxxxxxxxxxxx_yyyy"] },
   },
   {
     id: "github-token",
     kind: "credential",
     description: "GitHub classic token (personal, OAuth, user-to-server, server-to-server, refresh)",
-    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
+    pattern: /gh[pousr]_[A-Za-z0-9]{36,255}/g,
     examples: {
-      flag: () => [P("gh", "p_", fake(36, undefined, 11)), P("export GH_TOKEN=", "gh", "s_", fake(36, undefined, 12)), P("gh", "o_", fake(40, undefined, 13))],
+      flag: () => [P("gh", "p_", fake(36, undefined, 11)), P("export GH_TOKEN=", "gh", "s_", fake(36, undefined, 12)), P("gh", "o_", fake(40, undefined, 13)), P("x_", "gh", "p_", fake(36, undefined, 14)), P("MY_TOKEN_", "gh", "p_", fake(36, undefined, 15)), P("gh", "p_", fake(36, undefined, 16), "_suffix")],
       pass: ["ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "ghp_short", "the ghp_ prefix"],
     },
   },
@@ -44,21 +47,21 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     id: "anthropic-api-key",
     kind: "credential",
     description: "Anthropic API key",
-    pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/g,
+    pattern: /(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{32,}/g,
     examples: { flag: () => [P("sk-", "ant-", "api03-", fake(93, B64URL, 21)), P("key=", "sk-", "ant-", "admin01-", fake(60, B64URL, 22))], pass: ["sk-ant-...", "sk-ant-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"] },
   },
   {
     id: "openai-api-key",
     kind: "credential",
     description: "OpenAI API key (legacy, project, service account, admin)",
-    pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,}/g,
+    pattern: /(?<![A-Za-z0-9])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,}/g,
     examples: { flag: () => [P("sk-", "proj-", fake(100, B64URL, 31)), P("OPENAI_API_KEY=", "sk-", fake(48, undefined, 32))], pass: ["sk-...", "<your key>", "sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "task-runner-configuration-file-name-here"] },
   },
   {
     id: "aws-access-key-id",
     kind: "credential",
     description: "AWS access key id",
-    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}\b/g,
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}(?![A-Za-z0-9])/g,
     examples: { flag: () => [P("AK", "IA", fake(16, UPPER_DIGITS, 41)), P("aws_access_key_id = ", "AS", "IA", fake(16, UPPER_DIGITS, 42))], pass: ["AKIAIOSFODNN7EXAMPLE", "AKIAXXXXXXXXXXXXXXXX", "AKIA1234"] },
   },
   {
@@ -73,15 +76,15 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     id: "gitlab-token",
     kind: "credential",
     description: "GitLab personal, deploy, runner, CI/CD or trigger token",
-    pattern: /\b(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent)-[A-Za-z0-9_-]{20,}/g,
+    pattern: /(?<![A-Za-z0-9])(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent)-[A-Za-z0-9_-]{20,}/g,
     examples: { flag: () => [P("gl", "pat-", fake(20, undefined, 61)), P("gl", "rt-", fake(26, undefined, 62))], pass: ["glpat-xxxxxxxxxxxxxxxxxxxx", "glpat-short"] },
   },
   {
     id: "slack-token",
     kind: "credential",
-    description: "Slack bot, user, app or refresh token",
-    pattern: /\bxox[abposre]-(?:[0-9]+-)*[A-Za-z0-9-]{10,}/g,
-    examples: { flag: () => [P("xo", "xb-", fake(13, "0123456789", 73), "-", fake(13, "0123456789", 74), "-", fake(24, undefined, 71)), P("xo", "xp-", fake(40, undefined, 72))], pass: ["xoxb-...", "xoxb-xxxxxxxxxxxxxx"] },
+    description: "Slack bot, user, app-level or refresh token",
+    pattern: /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-(?:[0-9]+-)*[A-Za-z0-9-]{10,}/g,
+    examples: { flag: () => [P("xo", "xb-", fake(13, "0123456789", 73), "-", fake(13, "0123456789", 74), "-", fake(24, undefined, 71)), P("xo", "xp-", fake(40, undefined, 72)), P("SLACK_", "xa", "pp-1-", fake(11, undefined, 75), "-", fake(13, "0123456789", 76), "-", fake(64, "0123456789abcdef", 77))], pass: ["xoxb-...", "xoxb-xxxxxxxxxxxxxx"] },
   },
   {
     id: "slack-webhook",
@@ -94,9 +97,11 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     id: "stripe-live-key",
     kind: "credential",
     description: "Stripe live secret or restricted key",
-    pattern: /\b(?:sk|rk)_live_[A-Za-z0-9]{20,}\b/g,
+    pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[A-Za-z0-9]{20,}(?![A-Za-z0-9])/g,
     examples: { flag: () => [P("sk", "_live_", fake(24, undefined, 91)), P("rk", "_live_", fake(99, undefined, 92))], pass: ["sk_test_abcdefghijklmnopqrstuvwx", "pk_live_abcdefghijklmnopqrstuvwx", "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx"] },
   },
+  ...VENDOR_RULES,
+  ...SAAS_RULES,
   {
     id: "private-key-block",
     kind: "credential",
@@ -130,7 +135,8 @@ export const CREDENTIAL_RULES: LeakRule[] = [
     validate: (pw) => !PASSWORD_PLACEHOLDERS.has(pw.toLowerCase()) && !/^[$%<{*]/.test(pw),
     examples: {
       flag: () => [P("postgres://app:", fake(16, undefined, 121), "@db.internal:5432/app"), P("redis://default:", fake(12, undefined, 122), "@cache:6379")],
-      pass: ["postgres://user:password@localhost/db", "mysql://root:${DB_PASSWORD}@db/app", "https://example.org/a:b@c", "redis://localhost:6379"],
+      pass: ["postgres://user:password@localhost/db", "postgres://postgres:postgres@localhost:5432/app", "mysql://root:${DB_PASSWORD}@db/app", "https://example.org/a:b@c", "redis://localhost:6379"],
     },
   },
+  ...ASSIGNMENT_RULES,
 ];

@@ -5,6 +5,11 @@
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 export const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 export const B64URL = `${ALNUM}-_`;
+export const B64 = `${ALNUM}+/`;
+export const HEX = "0123456789abcdef";
+export const LETTERS = ALNUM.slice(0, 52);
+/** Joins parts, so that no prefix of a credential is written whole in a source file. */
+export const P = (...parts: string[]) => parts.join("");
 
 export function fake(length: number, alphabet = ALNUM, seed = length): string {
   let x = (seed * 2654435761) >>> 0 || 1;

@@ -8,5 +8,5 @@ export function isPlaceholder(value: string): boolean {
   return new Set(body).size <= 4;
 }
 
-/** Words that stand for a password in connection-string documentation. */
-export const PASSWORD_PLACEHOLDERS = new Set(["password", "pass", "passwd", "pwd", "secret", "changeme", "pw", "mypassword", "yourpassword", "p@ssw0rd"]);
+/** Words that stand for a password in connection-string documentation, and the well-known defaults of local databases. */
+export const PASSWORD_PLACEHOLDERS = new Set(["password", "pass", "passwd", "pwd", "secret", "changeme", "pw", "mypassword", "yourpassword", "p@ssw0rd", "postgres", "root", "admin", "guest", "mysql", "redis", "toor"]);

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { rank, type DecisionKind } from "../decision.ts";
 import { channelById, CHANNELS } from "./channels.ts";
 import { CREDENTIAL_RULES } from "./credentials.ts";
+import { isHarmlessMention } from "./argv-mentions.ts";
 import { isPlaceholder } from "./placeholders.ts";
 import { HOST_PATH_RULES, REFERENCE_RULES } from "./references.ts";
 import type { Finding, LeakRule, LeakVerdict } from "./types.ts";
@@ -48,13 +49,15 @@ export function findLeaks(text: string, opts: ScanOptions = {}): { findings: Raw
       found.push({ rule: rule.id, kind: rule.kind, start, end: start + value.length, length: value.length, replacement: rule.replacement ? rule.replacement(value) : `[REDACTED:${rule.id}]` });
     }
   }
-  // A finding inside an earlier one (a JWT inside an installation token) is the same secret.
+  // A finding inside an earlier one of the same kind (a JWT inside an installation token) is the same
+  // secret. Kinds overlap freely: `/home/alice/.ssh/id_rsa` is both a secret file and a host path.
   found.sort((a, b) => a.start - b.start || b.length - a.length);
   const kept: RawFinding[] = [];
+  const lastEnd = new Map<string, number>();
   for (const f of found) {
-    const last = kept[kept.length - 1];
-    if (last && f.start < last.end) continue;
+    if (f.start < (lastEnd.get(f.kind) ?? -1)) continue;
     kept.push(f);
+    lastEnd.set(f.kind, f.end);
   }
   return { findings: kept, exempted };
 }
@@ -62,7 +65,7 @@ export function findLeaks(text: string, opts: ScanOptions = {}): { findings: Raw
 function homeRule(home: string): LeakRule[] {
   if (!home || home === "/" || /^\/(home|Users)\/[^/]+\/?$/.test(home)) return [];
   const escaped = home.replace(/\/+$/, "").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  return [{ id: "home-path", kind: "host-path", description: "the running user's home directory", pattern: new RegExp(`${escaped}(?=/|\\b)`, "g"), placeholdersAllowed: false, replacement: () => "~", examples: { flag: () => [], pass: [] } }];
+  return [{ id: "home-path", kind: "host-path", description: "the running user's home directory", pattern: new RegExp(`(?<![\\w.~-])${escaped}(?=/|\\b)`, "g"), placeholdersAllowed: false, replacement: () => "~", examples: { flag: () => [], pass: [] } }];
 }
 
 const strip = (f: RawFinding): Finding => ({ rule: f.rule, kind: f.kind, start: f.start, end: f.end, length: f.length });
@@ -76,7 +79,9 @@ export function checkLeak(payload: Uint8Array | string, channel: string, opts: S
   if (bytes > MAX_SCAN_BYTES)
     return { decision: "BLOCK", code: "LEAK_TOO_LARGE", reason: `payload of ${bytes} bytes is over the ${MAX_SCAN_BYTES}-byte scan limit, so it cannot be checked`, channel, bytes, findings: [], exempted: 0 };
   const text = asBytesText(payload);
-  const { findings, exempted } = findLeaks(text, opts);
+  const scanned = findLeaks(text, opts);
+  const exempted = scanned.exempted;
+  const findings = ch.commandLine ? scanned.findings.filter((f) => f.rule !== "secret-file" || !isHarmlessMention(text, f.start, f.end)) : scanned.findings;
   let decision: DecisionKind = "ALLOW";
   let code = "LEAK_CLEAN";
   for (const f of findings) {
@@ -103,20 +108,64 @@ export function checkLeak(payload: Uint8Array | string, channel: string, opts: S
   return verdict;
 }
 
-/** Replace findings (sorted, non-overlapping) by their replacements; returns latin1 text. */
+/**
+ * Replace findings by their replacements; returns latin1 text. Where findings of different kinds overlap,
+ * credentials are replaced first and what overlaps them is left to them.
+ */
 function applyRedactions(text: string, findings: RawFinding[]): string {
+  const chosen: RawFinding[] = [];
+  for (const f of [...findings].sort((a, b) => Number(b.kind === "credential") - Number(a.kind === "credential")))
+    if (!chosen.some((c) => f.start < c.end && c.start < f.end)) chosen.push(f);
+  chosen.sort((a, b) => a.start - b.start);
   let out = "";
   let at = 0;
-  for (const f of findings) {
+  for (const f of chosen) {
     out += text.slice(at, f.start) + f.replacement;
     at = f.end;
   }
   return out + text.slice(at);
 }
 
+/**
+ * Every credential rule needs one of these: a run of 16 token characters, a password name, a URI or a PEM
+ * header. A string without any (most file names) is returned as it is without running the rules, which
+ * keeps redacting 30,000 trash names in milliseconds.
+ */
+const MAY_HOLD_CREDENTIAL = /[A-Za-z0-9_\-+/=.~]{16}|pass|:\/\/|-----BEGIN/i;
+
 /** For guard's own logs and manifests: every credential replaced, whatever the channel. */
 export function redactForLog(s: string): string {
+  if (!MAY_HOLD_CREDENTIAL.test(s)) return s;
   const text = asBytesText(s);
   const { findings } = findLeaks(text, { rules: CREDENTIAL_RULES, home: "/" });
   return Buffer.from(applyRedactions(text, findings), "latin1").toString("utf8");
+}
+
+/**
+ * Every string (and key) inside a value (an object for `--json`, a report) through redactForLog; the shape
+ * stays. All strings are first scanned as one text: a report with nothing to redact (the usual case, even
+ * with 30,000 target paths) is returned as it is after a single pass.
+ */
+export function redactDeep<T>(value: T): T {
+  const all: string[] = [];
+  collectStrings(value, all);
+  const joined = all.join("\n");
+  return redactForLog(joined) === joined ? value : redactEach(value);
+}
+
+function collectStrings(value: unknown, out: string[]): void {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) collectStrings(v, out);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      collectStrings(v, out);
+    }
+}
+
+function redactEach<T>(value: T): T {
+  if (typeof value === "string") return redactForLog(value) as T;
+  if (Array.isArray(value)) return value.map(redactEach) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactForLog(k), redactEach(v)])) as T;
+  return value;
 }

@@ -40,6 +40,8 @@ export interface Channel {
   decision: DecisionKind;
   references: DecisionKind;
   hostPaths: DecisionKind;
+  /** The payload is a command line: a secret file only named to a program that never reads it is no reference. */
+  commandLine?: boolean;
 }
 
 export interface LeakVerdict extends Decision {

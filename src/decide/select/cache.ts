@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../../state/paths.ts";
 import { bumpEpoch, currentEpoch } from "../../state/select-epoch.ts";
+import { writeFileAtomic } from "../../state/atomic.ts";
 
 export { bumpEpoch, currentEpoch };
 
@@ -34,7 +35,5 @@ export function readCache(root: string, fingerprint: string): CachedSelection | 
 export function writeCache(root: string, fingerprint: string, selection: unknown): void {
   ensureStateDir(root);
   const p = cachePath(root);
-  const tmp = `${p}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ fingerprint, epoch: currentEpoch(root), savedAt: new Date().toISOString(), selection } satisfies CachedSelection));
-  renameSync(tmp, p);
+  writeFileAtomic(p, JSON.stringify({ fingerprint, epoch: currentEpoch(root), savedAt: new Date().toISOString(), selection } satisfies CachedSelection));
 }

@@ -31,7 +31,8 @@ export function resolveBase(root: string, base = "HEAD"): { rev: string; sha?: s
 export function collectChanges(root: string, opts: ChangeOptions = {}): { base: string; baseSha?: string; files: ChangedFile[] } {
   const { rev, sha } = resolveBase(root, opts.base);
   const baseRef = sha ?? rev;
-  const args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv"];
+  // Submodules are other repositories: no function of this one changes with their pointer.
+  const args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
   if (opts.staged) args.push("--cached");
   args.push(baseRef, "--");
   const r = gitRaw(args, root);
@@ -54,7 +55,7 @@ export function collectChanges(root: string, opts: ChangeOptions = {}): { base: 
   if (!opts.staged) {
     const u = gitRaw(["ls-files", "--others", "--exclude-standard", "-z"], root);
     for (const path of splitZ(u.stdout)) {
-      if (path === ".guard" || path.startsWith(".guard/")) continue;
+      if (path === ".guard" || path.startsWith(".guard/") || path.endsWith("/")) continue; // "dir/": a nested repository
       files.push(makeFile(root, baseRef, opts, "added", path, undefined, true));
     }
   }

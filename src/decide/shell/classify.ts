@@ -2,7 +2,9 @@ import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { gitRaw } from "../../repo/git.ts";
+import { resolveWorkspace } from "../../state/workspace.ts";
 import { rank, type Decision } from "../decision.ts";
+import { emissionDecisions } from "./emission-rules.ts";
 import { firstRule } from "./match.ts";
 import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";
 import type { Compensation, Operation, ShellContext, ShellVerdict, Target } from "./types.ts";
@@ -22,7 +24,11 @@ export function findWorkspaceRoot(cwd: string): string {
 /** Classify a command line: parse, resolve targets, decide every operation by the rule table. No side effects. */
 export async function classify(command: string, ctx: ShellContext): Promise<ShellVerdict> {
   const cwdIn = resolve(ctx.cwd);
-  const ws = makeWorkspace(ctx.root ?? findWorkspaceRoot(cwdIn), ctx.env?.HOME ?? homedir(), ctx.env?.TMPDIR ?? process.env.TMPDIR);
+  const home = ctx.env?.HOME ?? homedir();
+  const found = resolveWorkspace(cwdIn, { home, configured: ctx.root });
+  const tmpdir = ctx.env?.TMPDIR ?? process.env.TMPDIR;
+  const ws = found.code ? makeWorkspace(cwdIn, home, tmpdir, { code: found.code, reason: found.reason }) : makeWorkspace(found.root, home, tmpdir);
+  if (found.code === "WORKSPACE_NO_CWD") return noCwd(command, cwdIn, ws, found.reason);
   const cwd = resolveTarget(`${cwdIn}/`, "/").path ?? cwdIn;
   const vars = new Map<string, string | undefined>(Object.entries(ctx.env ?? {}));
   vars.set("PWD", cwd);
@@ -35,19 +41,38 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
     const rule = firstRule(op);
     op.rule = rule.id;
     op.decision = { decision: rule.decision, code: rule.code, reason: explain(rule.explain, op, ws) };
+    if (ws.none) op.decision = withoutWorkspace(op, ws);
   }
-  const best = strongest(operations.map((o) => o.decision as Decision));
+  const leaks = emissionDecisions(operations, ws.root);
+  const best = strongest([...operations.map((o) => o.decision as Decision), ...leaks]);
   return {
     decision: best.decision,
     code: best.code,
     reason: best.reason,
     command,
     root: ws.root,
+    ...(ws.none ? { noWorkspace: ws.none } : {}),
     cwd,
     operations,
     targets: operations.flatMap((o) => o.targets),
     compensations: best.decision === "RELOCATE" || best.decision === "SNAPSHOT" ? plan(operations, ws) : [],
+    ...(leaks.length ? { leaks } : {}),
   };
+}
+
+/**
+ * Outside a workspace nothing can be compensated: what guard would save (RELOCATE, SNAPSHOT) or what is
+ * outside the workspace is BLOCK, saying why there is no workspace. Protected places keep their own reason.
+ */
+function withoutWorkspace(op: Operation, ws: Workspace): Decision {
+  const d = op.decision!;
+  if (d.decision !== "RELOCATE" && d.decision !== "SNAPSHOT" && d.code !== "SHELL_OUTSIDE_WORKSPACE") return d;
+  return { decision: "BLOCK", code: "SHELL_NO_WORKSPACE", reason: `${explain("{program} would change {targets}", op, ws)}, and ${ws.none!.reason}` };
+}
+
+/** A command in a folder that does not exist: guard cannot resolve a single path of it. */
+function noCwd(command: string, cwd: string, ws: Workspace, reason: string): ShellVerdict {
+  return { decision: "BLOCK", code: "SHELL_NO_CWD", reason: `${reason}, so guard cannot tell what a command there would touch`, command, root: ws.root, noWorkspace: ws.none, cwd, operations: [], targets: [], compensations: [] };
 }
 
 /** The strongest decision; among equals the first, so an all-ALLOW line keeps its rule's code. */

@@ -1,13 +1,8 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { guardHome } from "../../state/paths.ts";
+import { SYSTEM_DIRS } from "../../state/workspace.ts";
 import type { Place, Target } from "./types.ts";
-
-/** System directories: a mutation inside any of them (outside the workspace) is BLOCK. */
-export const SYSTEM_DIRS = [
-  "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/run", "/sbin",
-  "/srv", "/sys", "/usr", "/var", "/System", "/Library", "/Applications", "/private", "/snap", "/nix",
-];
 
 /** Names of build artifacts and caches a tool regenerates. Only ever ALLOWed when git also ignores them. */
 export const REGENERABLE_NAMES = new Set([
@@ -20,25 +15,27 @@ export const REGENERABLE_NAMES = new Set([
 export const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty"]);
 
 export interface Workspace {
-  /** Real path of the workspace top. */
+  /** Real path of the workspace top; with `none`, the cwd (only to name paths in messages). */
   root: string;
   home: string;
   /** Real paths of the system temp directories (/tmp, /var/tmp, $TMPDIR when it lies in one of them or in macOS's per-user temp). */
   temp: string[];
   /** guard's per-user state (GUARD_HOME), real path. */
   guardHome: string;
+  /** Why there is no workspace (not in a repository, a protected folder): nothing is "workspace" then. */
+  none?: { code: string; reason: string };
 }
 
 /** Where $TMPDIR may point and still be a temp directory. */
 const TEMP_HOMES = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"];
 
-export function makeWorkspace(root: string, home: string, tmpdir = process.env.TMPDIR): Workspace {
+export function makeWorkspace(root: string, home: string, tmpdir = process.env.TMPDIR, none?: Workspace["none"]): Workspace {
   const temp = new Set(["/tmp", "/var/tmp"].map(real));
   if (tmpdir && isAbsolute(tmpdir)) {
     const t = real(tmpdir);
     if (t !== "/" && TEMP_HOMES.some((d) => inside(t, d))) temp.add(t);
   }
-  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()) };
+  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()), ...(none ? { none } : {}) };
 }
 
 /**
@@ -107,12 +104,14 @@ function realExisting(p: string): string {
 
 /** Where an absolute path lies for guard. */
 export function placeOf(path: string, ws: Workspace): Place {
-  const guardDir = join(ws.root, ".guard");
-  if (inside(path, guardDir)) return "guard-state";
-  if (inside(ws.root, path)) return "protected-root"; // the workspace itself or one of its ancestors
-  if (inside(path, ws.root)) {
-    const rel = path.slice(ws.root.length + 1).split(sep);
-    return rel.includes(".git") ? "git-dir" : "workspace";
+  // Without a workspace nothing is "workspace": every change is outside it, or protected.
+  if (!ws.none) {
+    if (inside(path, join(ws.root, ".guard"))) return "guard-state";
+    if (inside(ws.root, path)) return "protected-root"; // the workspace itself or one of its ancestors
+    if (inside(path, ws.root)) {
+      const rel = path.slice(ws.root.length + 1).split(sep);
+      return rel.includes(".git") ? "git-dir" : "workspace";
+    }
   }
   if (path === "/" || inside(ws.home, path)) return "protected-root";
   if (inTemp(path, ws)) return "temp";

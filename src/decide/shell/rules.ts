@@ -29,8 +29,11 @@ export const SHELL_RULES: ShellRule[] = [
     explain: "{program} would change guard's own state in .guard/ (trash, snapshots, audit log); that is never done by a command",
     when: { kinds: MUTATING, anyTarget: ["guard-state"] },
     examples: {
-      flag: ["rm -rf .guard", "echo x > .guard/events.jsonl", "mv .guard /tmp/elsewhere", "cd .guard && rm -rf trash", "cat <<'EOF' > .guard/events.jsonl\n{}\nEOF"],
-      pass: ["cat .guard/events.jsonl", "ls .guard", "git clean -fdx -e .guard"],
+      flag: [
+        "rm -rf .guard", "echo x > .guard/events.jsonl", "mv .guard /tmp/elsewhere", "cd .guard && rm -rf trash", "cat <<'EOF' > .guard/events.jsonl\n{}\nEOF",
+        "cp notes.txt .guard/session.json", "ln -s .guard g && echo x > g/session.json", "ln .guard/events.jsonl ev.jsonl",
+      ],
+      pass: ["cat .guard/events.jsonl", "ls .guard", "git clean -fdx -e .guard", "ln -s src/app.ts app-link.ts"],
     },
   },
   {

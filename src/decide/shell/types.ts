@@ -4,7 +4,7 @@ import type { Decision, Recovery } from "../decision.ts";
 export interface ShellContext {
   /** The directory the command runs in (absolute, or relative to process.cwd()). */
   cwd: string;
-  /** The workspace (repository top). Default: the repository containing cwd, else cwd. */
+  /** An explicitly configured workspace. Default: GUARD_WORKSPACE, else the repository containing cwd (else none). */
   root?: string;
   /** Variables guard may expand (`$HOME`, `$PWD`, ...). Anything not here is undeterminable. */
   env?: Record<string, string>;
@@ -83,6 +83,12 @@ export interface Operation {
   git?: GitDetail;
   /** The source text of this command. */
   text: string;
+  /** Stage `at` (from 0) of pipeline `id`, which has `of` stages; absent outside a pipeline. */
+  pipe?: { id: number; at: number; of: number };
+  /** `< file`: where its stdin comes from. */
+  stdinFile?: string;
+  /** `> file` / `>> file` / `&> file`: where its stdout goes instead of the terminal. */
+  stdoutFile?: string;
   /** Filled in by the rule table. */
   rule?: string;
   decision?: Decision;
@@ -102,8 +108,10 @@ export interface Compensation {
 
 export interface ShellVerdict extends Decision {
   command: string;
-  /** The workspace the command was judged in (real path). */
+  /** The workspace the command was judged in (real path); with `noWorkspace`, only the cwd. */
   root: string;
+  /** Why there is no workspace here (not in a repository, a folder guard never treats as one). */
+  noWorkspace?: { code: string; reason: string };
   /** The directory it runs in (real path). */
   cwd: string;
   operations: Operation[];
@@ -113,4 +121,6 @@ export interface ShellVerdict extends Decision {
   compensations: Compensation[];
   /** Every recovery, when there are several (Decision.recovery holds the first). */
   recoveries?: Recovery[];
+  /** What the line would let out (emission-rules.ts), when anything. */
+  leaks?: Decision[];
 }

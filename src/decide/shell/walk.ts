@@ -19,6 +19,8 @@ interface State {
   vars: Map<string, string | undefined>;
   nesting: Nesting;
   stdinPiped: boolean;
+  /** Which stage of which pipeline this runs in (read by the leak rules: what flows into what). */
+  pipe?: Operation["pipe"];
   /** What stdin carries, when guard knows it (a heredoc, a here-string, `echo '…' |`). */
   stdin?: string;
   depth: number;
@@ -33,6 +35,7 @@ interface Line {
   unknownEffect: boolean;
   /** Redirects (and stray words) the grammar hung on a list or pipeline, by the id of the command they belong to. */
   trailing: Map<number, { redirects: Node[]; args: Node[] }>;
+  pipes: number;
   /** What the command walked last writes to stdout, when guard knows it (echo, printf, cat of a heredoc). */
   output?: string;
 }
@@ -41,7 +44,7 @@ const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: n
 
 /** Walk a command line and collect every operation it would run, in order. */
 export async function walkCommand(command: string, cwd: string, vars: Map<string, string | undefined>, ws: Workspace): Promise<Operation[]> {
-  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map() };
+  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map(), pipes: 0 };
   await walkScript(command, { cwd, vars, nesting: "top", stdinPiped: false, depth: 0, via: [] }, line);
   return line.ops;
 }
@@ -67,10 +70,11 @@ async function simpleLine(pipelines: SimpleLine, st: State, line: Line): Promise
   for (const pipeline of pipelines) {
     if (pipeline.length === 1) await simpleCommand(pipeline[0]!, st, line);
     else {
+      const id = ++line.pipes;
       let input: string | undefined;
       for (let i = 0; i < pipeline.length; i++) {
         line.output = undefined;
-        await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0, stdin: input }), line);
+        await simpleCommand(pipeline[i]!, copy(st, { stdinPiped: i > 0, stdin: input, pipe: { id, at: i, of: pipeline.length } }), line);
         input = line.output;
       }
     }
@@ -84,7 +88,7 @@ async function simpleCommand(cmd: SimpleCommand, st: State, line: Line): Promise
 }
 
 function pushOp(line: Line, st: State, op: Pick<Operation, "program" | "argv" | "kind" | "targets" | "text"> & Partial<Operation>): void {
-  line.ops.push({ cwd: st.cwd, via: [...st.via], nesting: st.nesting, afterUnknownEffect: line.unknownEffect, ...op });
+  line.ops.push({ cwd: st.cwd, via: [...st.via], nesting: st.nesting, afterUnknownEffect: line.unknownEffect, ...(st.pipe ? { pipe: st.pipe } : {}), ...op });
 }
 
 /** A sequence of statements; `&` after one runs it in the background. */
@@ -177,9 +181,10 @@ async function statement(node: Node, st: State, line: Line): Promise<void> {
 async function pipeline(parts: Node[], st: State, line: Line, firstPiped: boolean, firstInput: string | undefined): Promise<void> {
   let input = firstInput;
   let piped = firstPiped;
-  for (const part of parts) {
+  const id = ++line.pipes;
+  for (const [at, part] of parts.entries()) {
     line.output = undefined;
-    await statement(part, copy(st, { stdinPiped: piped, stdin: input }), line);
+    await statement(part, copy(st, { stdinPiped: piped, stdin: input, pipe: { id, at, of: parts.length } }), line);
     input = line.output;
     piped = true;
   }
@@ -354,7 +359,11 @@ async function runProgram(argv: Arg[], st: State, line: Line, text: string): Pro
     return "sh";
   }
   const head = p.argv[0];
-  if (!head) return "";
+  if (!head) {
+    // A wrapper with nothing to run prints (bare `env` dumps the environment): recorded for the leak rules.
+    if (p.via.length) pushOp(line, inner, { program: p.via[p.via.length - 1]!, argv: argv.map((a) => a.value), kind: "exec", targets: [], text });
+    return "";
+  }
   if (head.unresolved) {
     pushOp(line, inner, { program: "", argv: p.argv.map((a) => a.value), kind: "exec", targets: [{ raw: head.value, unresolved: head.unresolved }], text });
     line.unknownEffect = true;
@@ -448,14 +457,24 @@ async function heredocTail(r: Node, st: State, line: Line, program: string): Pro
 
 /** One file redirect `op dest`: an overwrite or a create of its destination (descriptors and devices aside). */
 function redirect(op: string, dest: Word, destText: string, text: string, st: State, line: Line, program: string): void {
-  if (!OVERWRITING.has(op) && !APPENDING.has(op)) return;
+  if (op !== "<" && !OVERWRITING.has(op) && !APPENDING.has(op)) return;
   if (/^-$|^\d+-?$/.test(destText)) return; // 2>&1, >&-
   const args = expand(dest, destText, st, line.ws);
   const arg = args.length === 1 ? args[0]! : unknown("glob", destText);
+  noteStream(line, op, text, arg.value);
+  if (op === "<") return;
   if (!arg.unresolved && /^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(arg.value)) return;
   const t = resolveArg(arg, st, line.ws);
   const kind: OperationKind = APPENDING.has(op) || (!t.unresolved && !t.exists) ? "create" : "overwrite";
   pushOp(line, st, { program: program || op, argv: [op, arg.value], kind, targets: [t], text });
+}
+
+/** The file a command's stdin comes from, or its stdout goes to, as written (the leak rules read it). */
+function noteStream(line: Line, op: string, text: string, file: string): void {
+  const cmd = line.ops.findLast((o) => !(OVERWRITING.has(o.argv[0] ?? "") || APPENDING.has(o.argv[0] ?? "")));
+  if (!cmd) return;
+  if (op === "<") cmd.stdinFile = file;
+  else if (!/^\s*[02-9]/.test(text)) cmd.stdoutFile = file;
 }
 
 /** Tilde, brace and pathname expansion of one word. */

@@ -15,7 +15,7 @@ export function reader(root: string, side: Side): TreeReader {
         if (!existsSync(abs) || !statSync(abs).isDirectory()) return [];
         return readdirSync(abs).map((f) => `${dir}/${f}`);
       },
-      read: (path) => (existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined),
+      read: (path) => (statSync(join(root, path), { throwIfNoEntry: false })?.isFile() ? readFileSync(join(root, path), "utf8") : undefined),
     };
   const spec = (path: string) => (side.kind === "index" ? `:${path}` : `${side.rev}:${path}`);
   return {
@@ -33,7 +33,8 @@ export function reader(root: string, side: Side): TreeReader {
 
 /** The files that changed from `base` to `head`, with both contents (renames followed). */
 export function changedFiles(root: string, base: Side, head: Side): FileChange[] {
-  const args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff"];
+  // Submodules are other repositories: their pointer changes carry no code to judge here.
+  const args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--ignore-submodules=all"];
   if (base.kind === "rev" && head.kind === "rev") args.push(base.rev, head.rev);
   else if (base.kind === "rev" && head.kind === "index") args.push("--cached", base.rev);
   else if (base.kind === "rev" && head.kind === "worktree") args.push(base.rev);

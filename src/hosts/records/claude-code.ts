@@ -15,6 +15,10 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
   const input = p.tool_input as Record<string, unknown>;
   const base = { sessionId: p.session_id, cwd: p.cwd ?? "", tool: p.tool_name, toolUseId: p.tool_use_id };
   if (p.tool_name === "Bash") return { ...base, event: post ? ("post-shell" as const) : ("pre-shell" as const), command: pickString(input, "command") ?? "" };
+  if (p.tool_name === "Read" && !post) {
+    const path = pickString(input, "file_path");
+    return { ...base, event: "pre-read" as const, filePaths: path ? [path] : [] };
+  }
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "notebook_path");
   const multi = Array.isArray(input.edits) ? (input.edits as unknown[]) : undefined;
@@ -34,6 +38,7 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
     proposedContent: pickString(input, "content", "new_string", "new_source") ?? edits,
     wholeFile: p.tool_name === "Write" && typeof input.content === "string",
     edits: replacements.length > 0 && replacements.every((e) => e !== undefined) ? (replacements as TextEdit[]) : undefined,
+    toolInput: input,
   };
 }
 
@@ -50,14 +55,15 @@ export const claudeCode: HostRecord = {
   defaultScope: "local",
   layout: { kind: "nested-json", hookExtra: { type: "command" } },
   canAsk: true,
+  updatesInput: true,
   failClosed: "set",
   confirmsRun: "post-tool",
   events: [
     {
       id: "pre-tool-use",
       native: "PreToolUse",
-      maps: ["pre-shell", "pre-edit"],
-      matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit",
+      maps: ["pre-shell", "pre-edit", "pre-read"],
+      matcher: "Bash|Read|Edit|Write|MultiEdit|NotebookEdit",
       entryExtra: { timeout: 30, onFailure: "block" },
       installByDefault: true,
       schema: toolPayload,
@@ -95,8 +101,12 @@ export const claudeCode: HostRecord = {
     },
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+    if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read") {
       if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
+      // The redacted input with no permission decision: the tool runs with it under the user's own
+      // permission rules (guard never answers allow); the user and the model are told what changed.
+      if (verdict.decision === "SANITIZE" && verdict.updatedInput)
+        return json({ systemMessage: blockText(verdict), hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: verdict.updatedInput, additionalContext: blockText(verdict) } });
       if (verdict.decision === "ASK")
         return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: blockText(verdict) } });
       // Never answer "allow": that would skip the user's own permission prompt. A compensation is told to
@@ -122,6 +132,7 @@ export const claudeCode: HostRecord = {
     { fact: "PreToolUse exit 2 blocks, stderr goes to the model", status: "third-party", source: "dev.to articles citing code.claude.com/docs hooks reference" },
     { fact: "Stop answer {decision:block,reason}; stop_hook_active on the next stop", status: "third-party", source: "xsyetopz/dotclaude wiki (read from the 2.1.292 binary)" },
     { fact: "handler option onFailure: \"block\" makes a failed hook block (2.1.295+)", status: "third-party", source: "docs.nvidia.com NeMo Guardrails Claude Code page" },
+    { fact: "PreToolUse hookSpecificOutput.updatedInput with no permissionDecision replaces the tool input and the tool runs under the user's own permission rules (2.1.328 run here); with \"ask\" in -p mode the call is denied instead", status: "verified", source: "test/leak/claude-cli.test.ts; field name from code.claude.com/docs/en/hooks (PreToolUse decision control)" },
     { fact: "2.1.328 run here (test/hosts-e2e): exit 2 reaches the model as \"PreToolUse:Bash hook error: [cmd]: <stderr>\"; PreToolUse systemMessage is shown as \"PreToolUse:Bash says: …\", additionalContext reaches the model; \"ask\" in -p mode denies with the reason as the tool result; a tool refused at the permission step gets no PostToolUse; PostToolUseFailure fires for a failed command; SessionEnd fires after Stop; a settings file that is not valid JSON is ignored silently (no hook runs)", status: "verified", source: "test/hosts-e2e/claude-code.test.ts" },
   ],
 };

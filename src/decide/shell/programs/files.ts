@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Target } from "../types.ts";
 import { has, parseOptions, type Arg, type Effect, type InterpretContext, type Interpreted, type Interpreter } from "./args.ts";
 
@@ -49,6 +49,9 @@ function transfer(args: Arg[], ctx: InterpretContext, moves: boolean, shape = CP
     const over = sources.map((s) => (s.unresolved ? { raw: s.value, unresolved: s.unresolved } : landing(s, dest, ctx, intoDir)));
     const lost = over.filter((t) => t.unresolved || t.exists);
     if (lost.length) effects.push({ kind: "overwrite", targets: lost });
+    // New names count too: a copy that creates a file in .guard/, .git or a system folder changes them.
+    const fresh = over.filter((t) => !t.unresolved && !t.exists);
+    if (fresh.length) effects.push({ kind: "create", targets: fresh });
   }
   return done(effects, true);
 }
@@ -56,12 +59,32 @@ function transfer(args: Arg[], ctx: InterpretContext, moves: boolean, shape = CP
 export const mv: Interpreter = (args, ctx) => transfer(args, ctx, true);
 export const cp: Interpreter = (args, ctx) => transfer(args, ctx, false);
 
-/** ln -f replaces an existing destination; without -f, ln refuses. */
+/**
+ * ln makes a new name; -f replaces an existing destination (without -f, ln refuses). A link to something
+ * in .guard/ or .git (a symlink, dangling or not, or a hard link) is a way to change it later, even in the
+ * same line, so it counts as changing it.
+ */
 export const ln: Interpreter = (args, ctx) => {
   const p = parseOptions(args, { short: "tS", long: ["--target-directory", "--suffix"] });
-  if (!has(p, "-f", "--force")) return done([], true);
-  return transfer(args.filter((a) => a.value !== "-f" && a.value !== "--force"), ctx, false);
+  const force = has(p, "-f", "--force");
+  const made = transfer(force ? args.filter((a) => a.value !== "-f" && a.value !== "--force") : args, ctx, false);
+  const effects = force ? made.effects : made.effects.filter((e) => e.kind === "create");
+  const into = linkTargets(p, ctx).filter((t) => t.place === "guard-state" || t.place === "git-dir");
+  if (into.length) effects.push({ kind: "create", targets: into });
+  return done(effects, true);
 };
+
+/** What the links point to: a symlink's text is read from the link's folder, a hard link's source from the cwd. */
+function linkTargets(p: ReturnType<typeof parseOptions>, ctx: InterpretContext): Target[] {
+  const symbolic = has(p, "-s", "--symbolic");
+  const dirOpt = p.values.get("-t") ?? p.values.get("--target-directory");
+  const sources = dirOpt?.length ? p.operands : p.operands.slice(0, -1);
+  const dest = dirOpt?.length ? { value: dirOpt[dirOpt.length - 1]! } : p.operands.at(-1);
+  if (!dest || dest.unresolved) return sources.map(ctx.resolve);
+  const d = ctx.resolve(dest);
+  const linkDir = dirOpt?.length || sources.length > 1 || (d.exists && d.isDir) ? dest.value : dirname(dest.value);
+  return sources.map((s) => (s.unresolved || !symbolic || isAbsolute(s.value) ? ctx.resolve(s) : ctx.resolve({ value: join(linkDir, s.value) })));
+}
 
 /** tee truncates its files unless -a. */
 export const tee: Interpreter = (args, ctx) => {

@@ -1,0 +1,148 @@
+import { B64, B64URL, fake, HEX, P } from "./fake.ts";
+import type { LeakRule } from "./types.ts";
+
+const LOWER_DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** More SaaS and AI-provider tokens with a documented prefix (same conventions as vendors.ts). */
+export const SAAS_RULES: LeakRule[] = [
+  {
+    id: "mailchimp-api-key",
+    kind: "credential",
+    description: "Mailchimp API key (32 hex + -us<datacenter>)",
+    pattern: /(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("MAILCHIMP_KEY=", fake(32, HEX, 601), "-us", "14")], pass: ["00000000000000000000000000000000-us1", "-us12"] },
+  },
+  {
+    id: "heroku-api-key",
+    kind: "credential",
+    description: "Heroku API key in the HRKU- format",
+    pattern: /(?<![A-Za-z0-9])HRKU-AA[0-9A-Za-z_-]{58}(?![A-Za-z0-9_-])/g,
+    examples: { flag: () => [P("HR", "KU-", "AA", fake(58, B64URL, 611))], pass: ["HRKU-AA...", "HRKU-short"] },
+  },
+  {
+    id: "atlassian-api-token",
+    kind: "credential",
+    description: "Atlassian (Jira, Confluence) API token (ATATT3 + 186 characters)",
+    pattern: /(?<![A-Za-z0-9])ATATT3[A-Za-z0-9_=-]{186}(?![A-Za-z0-9_=-])/g,
+    examples: { flag: () => [P("AT", "ATT3", fake(186, B64URL, 621))], pass: ["ATATT3...", "ATATT3short"] },
+  },
+  {
+    id: "newrelic-user-key",
+    kind: "credential",
+    description: "New Relic user API key (NRAK- + 27 characters)",
+    pattern: /(?<![A-Za-z0-9])NRAK-[A-Z0-9]{27}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("NR", "AK-", fake(27, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 631))], pass: ["NRAK-XXXXXXXXXXXXXXXXXXXXXXXXXXX", "NRAK-short"] },
+  },
+  {
+    id: "sentry-token",
+    kind: "credential",
+    description: "Sentry organization (sntrys_) or user (sntryu_) auth token",
+    pattern: /(?<![A-Za-z0-9])(?:sntrys_eyJ[A-Za-z0-9+/=_-]{50,}|sntryu_[a-f0-9]{64}(?![A-Za-z0-9]))/g,
+    examples: { flag: () => [P("sn", "tryu_", fake(64, HEX, 641)), P("sn", "trys_", "eyJ", fake(80, B64URL, 642))], pass: ["sntrys_...", "sntryu_short"] },
+  },
+  {
+    id: "supabase-token",
+    kind: "credential",
+    description: "Supabase personal access token (sbp_ + 40 hex)",
+    pattern: /(?<![A-Za-z0-9])sbp_[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("sb", "p_", fake(40, HEX, 651))], pass: ["sbp_...", "sbp_short"] },
+  },
+  {
+    id: "planetscale-token",
+    kind: "credential",
+    description: "PlanetScale service token or password (pscale_tkn_ / pscale_pw_ / pscale_oauth_)",
+    pattern: /(?<![A-Za-z0-9])pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g,
+    examples: { flag: () => [P("pscale", "_pw_", fake(43, B64URL, 661))], pass: ["pscale_pw_...", "pscale_tkn_short"] },
+  },
+  {
+    id: "replicate-token",
+    kind: "credential",
+    description: "Replicate API token (r8_ + 37 characters)",
+    pattern: /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("REPLICATE_API_TOKEN=", "r8", "_", fake(37, undefined, 671))], pass: ["r8_...", "r8_short"] },
+  },
+  {
+    id: "perplexity-api-key",
+    kind: "credential",
+    description: "Perplexity API key (pplx- + 48 characters)",
+    pattern: /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("pp", "lx-", fake(48, undefined, 681))], pass: ["pplx-...", "pplx-short"] },
+  },
+  {
+    id: "xai-api-key",
+    kind: "credential",
+    description: "xAI API key (xai- + 80 characters)",
+    pattern: /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{80}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("xa", "i-", fake(80, undefined, 691))], pass: ["xai-...", "xai-grok"] },
+  },
+  {
+    id: "doppler-token",
+    kind: "credential",
+    description: "Doppler personal, service or CLI token (dp.pt. / dp.st. / dp.ct. + 40 or more characters)",
+    pattern: /(?<![A-Za-z0-9])dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("dp", ".pt.", fake(43, LOWER_DIGITS, 701))], pass: ["dp.pt.short", "dp.pt...."] },
+  },
+  {
+    id: "pulumi-token",
+    kind: "credential",
+    description: "Pulumi access token (pul- + 40 hex)",
+    pattern: /(?<![A-Za-z0-9])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("pu", "l-", fake(40, HEX, 711))], pass: ["pul-short", "pull-request"] },
+  },
+  {
+    id: "notion-token",
+    kind: "credential",
+    description: "Notion integration token (ntn_ + 11 digits + 35 characters)",
+    pattern: /(?<![A-Za-z0-9])ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("nt", "n_", fake(11, "0123456789", 721), fake(35, undefined, 722))], pass: ["ntn_...", "ntn_short"] },
+  },
+  {
+    id: "airtable-pat",
+    kind: "credential",
+    description: "Airtable personal access token (pat<14>.<64 hex>)",
+    pattern: /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("pa", "t", fake(14, undefined, 731), ".", fake(64, HEX, 732))], pass: ["pathname.example", "patXXXXXXXXXXXXXX.short"] },
+  },
+  {
+    id: "figma-token",
+    kind: "credential",
+    description: "Figma personal access token (figd_ + 40 or more characters)",
+    pattern: /(?<![A-Za-z0-9])figd_[A-Za-z0-9_-]{40,}/g,
+    examples: { flag: () => [P("fi", "gd_", fake(40, B64URL, 741))], pass: ["figd_...", "figd_short"] },
+  },
+  {
+    id: "brevo-api-key",
+    kind: "credential",
+    description: "Brevo (Sendinblue) API key (xkeysib-<64 hex>-<16>)",
+    pattern: /(?<![A-Za-z0-9])xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("xkey", "sib-", fake(64, HEX, 751), "-", fake(16, undefined, 752))], pass: ["xkeysib-...", "xkeysib-short"] },
+  },
+  {
+    id: "mapbox-secret-token",
+    kind: "credential",
+    description: "Mapbox secret token (sk.eyJ…)",
+    pattern: /(?<![A-Za-z0-9])sk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/g,
+    examples: { flag: () => [P("s", "k.", "eyJ", fake(30, B64URL, 761), ".", fake(22, B64URL, 762))], pass: ["pk.eyJ1IjoiYSJ9.public", "sk.eyJ..."] },
+  },
+  {
+    id: "square-token",
+    kind: "credential",
+    description: "Square access token or OAuth secret (EAAA… / sq0atp- / sq0csp-)",
+    pattern: /(?<![A-Za-z0-9])(?:EAAA[A-Za-z0-9_-]{60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_-])/g,
+    examples: { flag: () => [P("EA", "AA", fake(60, B64URL, 771)), P("sq0", "csp-", fake(43, B64URL, 772))], pass: ["EAAA...", "sq0csp-short"] },
+  },
+  {
+    id: "alibaba-access-key-id",
+    kind: "credential",
+    description: "Alibaba Cloud AccessKey ID (LTAI + 20 characters)",
+    pattern: /(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])/g,
+    examples: { flag: () => [P("LT", "AI", fake(20, undefined, 781))], pass: ["LTAIXXXXXXXXXXXXXXXXXXXX", "LTAI123"] },
+  },
+  {
+    id: "onepassword-service-token",
+    kind: "credential",
+    description: "1Password service-account token (ops_eyJ…)",
+    pattern: /(?<![A-Za-z0-9])ops_eyJ[A-Za-z0-9+/=_-]{250,}/g,
+    examples: { flag: () => [P("OP_SERVICE_ACCOUNT_TOKEN=", "op", "s_", "eyJ", fake(260, B64, 791))], pass: ["ops_eyJ...", "ops_short"] },
+  },
+];
