@@ -43,6 +43,7 @@ function load(root: string): StopState {
     lastGreen: str(s.lastGreen),
     greenLevel: str(s.greenLevel),
     session: str(s.session),
+    released: str(s.released),
     ...(redOk ? { lastRed: red } : {}),
     consecutiveBlocks: redOk && typeof blocks === "number" && Number.isInteger(blocks) && blocks >= 0 ? blocks : 0,
   };
