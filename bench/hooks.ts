@@ -4,7 +4,11 @@
  * payload, and of an idle Stop (nothing changed since the last green run), with `guard --version`
  * as the floor (process start alone).
  *
- *   bun bench/hooks.ts [--runs 31] [--binary <path> | --source]
+ *   bun bench/hooks.ts [--runs 31] [--binary <path> | --source] [--peer NAME=COMMAND]…
+ *
+ * --peer runs another guard's Claude Code hook on the same payloads in the same interleaved rounds, e.g.
+ * `--peer "cc-safety-net=node <cache>/node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook --claude-code"`
+ * (install peers into a cache folder outside the repository; they are never part of it).
  *
  * Uses --binary when given (e.g. `bun scripts/build.ts --outfile bench/.work/guard` first), else
  * dist/guard when it is newer than src/ and answers agent-event, else runs from source (bun
@@ -24,7 +28,11 @@ const GIT_ENV = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.invalid", G
 function run(argv: string[], cwd: string, stdin?: string) {
   const t0 = performance.now();
   const p = Bun.spawnSync(argv, { cwd, env: { ...process.env, ...GIT_ENV }, stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
-  return { ms: performance.now() - t0, code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+  const ms = performance.now() - t0;
+  // CPU time (user + system): steadier than wall time on a loaded machine.
+  const u = p.resourceUsage?.cpuTime;
+  const cpu = u ? Number(u.user + u.system) / 1000 : NaN;
+  return { ms, cpu, code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
 const median = (xs: number[]) => {
@@ -73,31 +81,50 @@ if (run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, blockPay
 const warm = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload); // first Stop runs pytest, turns green
 if (warm.code !== 0 || warm.stdout.trim()) throw new Error(`the first Stop did not pass: ${warm.stdout}${warm.stderr}`);
 
-const series: Record<string, number[]> = { version: [], shell: [], grammarShell: [], idleStop: [] };
+const peers = args.flatMap((a, i) => (a === "--peer" ? [args[i + 1]!] : [])).map((spec) => {
+  const eq = spec.indexOf("=");
+  return { name: spec.slice(0, eq), argv: spec.slice(eq + 1).split(" ").filter(Boolean), shell: [] as Sample[], grammarShell: [] as Sample[] };
+});
+for (const p of peers) if (!run(p.argv, repo, blockPayload).stdout.includes("deny") && run(p.argv, repo, blockPayload).code !== 2) throw new Error(`peer ${p.name} did not deny rm -rf /`);
+type Sample = { ms: number; cpu: number };
+const series: Record<string, Sample[]> = { version: [], shell: [], grammarShell: [], idleStop: [] };
 for (let i = 0; i < 3; i++) run([...guard, "--version"], repo); // page cache
 for (let i = 0; i < RUNS; i++) {
-  series.version!.push(run([...guard, "--version"], repo).ms);
+  series.version!.push(run([...guard, "--version"], repo));
   const s = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, shellPayload);
   if (s.code !== 0) throw new Error(`shell payload answered ${s.code}: ${s.stderr}`);
-  series.shell!.push(s.ms);
+  series.shell!.push(s);
   const g = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, grammarPayload);
   if (g.code !== 0) throw new Error(`loop payload answered ${g.code}: ${g.stderr}`);
-  series.grammarShell!.push(g.ms);
+  series.grammarShell!.push(g);
   const st = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload);
   if (st.code !== 0 || st.stdout.trim()) throw new Error(`idle stop answered ${st.code}: ${st.stdout}`);
-  series.idleStop!.push(st.ms);
+  series.idleStop!.push(st);
+  for (const p of peers) {
+    p.shell.push(run(p.argv, repo, shellPayload));
+    p.grammarShell.push(run(p.argv, repo, grammarPayload));
+  }
 }
 
 const fmt = (x: number) => x.toFixed(1);
 const rows = [
   ["`guard --version` (process start floor)", series.version!, "-"],
-  ["`agent-event claude-code pre-tool-use`, shell payload `ls -la src && git status`", series.shell!, "≤ 30 ms"],
-  ["`agent-event claude-code pre-tool-use`, `for f in *.py; do echo \"$f\"; done` (needs the Bash grammar)", series.grammarShell!, "-"],
+  ["`agent-event claude-code pre-tool-use`, shell payload `ls -la src && git status`", series.shell!, "≤ 20 ms"],
+  ["`agent-event claude-code pre-tool-use`, `for f in *.py; do echo \"$f\"; done` (needs the Bash grammar)", series.grammarShell!, "≤ 40 ms"],
   ["`agent-event claude-code stop`, idle (unchanged since green)", series.idleStop!, "≤ 50 ms"],
-] as const;
+  ...peers.flatMap((p): [string, Sample[], string][] => [
+    [`peer ${p.name}: shell payload \`ls -la src && git status\``, p.shell, "-"],
+    [`peer ${p.name}: the loop payload`, p.grammarShell, "-"],
+  ]),
+] as [string, Sample[], string][];
 const load = loadavg().map((l) => l.toFixed(1)).join(" / ");
 const gitVersion = run(["git", "--version"], repo).stdout.trim();
-const table = rows.map(([name, xs, target]) => `| ${name} | ${fmt(median(xs))} | ${fmt(pct(xs, 90))} | ${fmt(Math.min(...xs))} | ${target} |`).join("\n");
+const table = rows
+  .map(([name, samples, target]) => {
+    const xs = samples.map((x) => x.ms);
+    return `| ${name} | ${fmt(median(xs))} | ${fmt(pct(xs, 90))} | ${fmt(Math.min(...xs))} | ${fmt(median(samples.map((x) => x.cpu)))} | ${target} |`;
+  })
+  .join("\n");
 const md = `# Hook latency
 
 Whole-process wall time, spawned the way a host spawns a hook (payload on stdin), ${RUNS} runs each,
@@ -109,8 +136,8 @@ interleaved. Produced by \`bun bench/hooks.ts ${args.join(" ")}\`.
 - bun ${Bun.version}, ${gitVersion}
 - repo: a 2-file pytest project; the idle Stop hashes \`git diff HEAD\` + untracked files and answers from .guard/stop-gate.json
 
-| what | median ms | p90 ms | min ms | target |
-|---|---|---|---|---|
+| what | median ms | p90 ms | min ms | median CPU ms | target |
+|---|---|---|---|---|---|
 ${table}
 
 The shell payloads go through the shell guard (rule table, compensation, the decision recorded in
@@ -118,6 +145,14 @@ The shell payloads go through the shell guard (rule table, compensation, the dec
 line (src/decide/shell/simple-line.ts) is read without tree-sitter; the loop needs the Bash grammar, and a fresh
 process then compiles tree-sitter's runtime wasm and the grammar (~30 ms, see bench/results/shell.md for the
 phases).
+
+Where the time goes (CPU column, steadier than wall time when the machine is loaded): the runtime start is the
+\`--version\` row; a simple line adds the CLI and hook modules' evaluation, the classification (~1 ms) and the
+event appends; a line that needs the Bash grammar adds compiling and instantiating tree-sitter's runtime and the
+Bash grammar wasm plus the first walk over wasm-backed nodes (bench/results/shell.md, "Where a fresh process
+spends its time"), which a fresh process pays every time.${peers.length ? `
+
+Peers ran in the same rounds on the same payloads (${peers.map((p) => p.name).join(", ")}), installed in a cache folder outside the repository.` : ""}
 `;
 mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
 writeFileSync(join(ROOT, "bench", "results", "hooks.md"), md);

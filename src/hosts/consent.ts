@@ -43,7 +43,9 @@ export function savedNotice(saved: SavedBeforeRun[], putBackIfNotRun: boolean): 
   const parts = saved.map((s) =>
     s.kind === "relocate"
       ? `saved ${s.paths.join(", ")} in its trash (undo: ${s.restore})`
-      : `snapshotted ${s.paths.join(", ") === "." ? "the working tree" : s.paths.join(", ")} (undo: ${s.restore})`,
+      : s.kind === "save-modes"
+        ? `recorded the modes and owners under ${s.paths.join(", ")} (undo: ${s.restore})`
+        : `snapshotted ${s.paths.join(", ") === "." ? "the working tree" : s.paths.join(", ")} (undo: ${s.restore})`,
   );
   const after = putBackIfNotRun ? "; if the command does not run, guard puts it back by itself" : "";
   return `guard ${parts.join("; ")} before this command${after}`;

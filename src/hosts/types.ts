@@ -55,7 +55,7 @@ export interface HookAnswer {
 
 /** A compensation guard made before the command runs: what was saved and the exact undo command. */
 export interface SavedBeforeRun {
-  kind: "relocate" | "snapshot";
+  kind: "relocate" | "snapshot" | "save-modes";
   txid: string;
   restore: string;
   paths: string[];

@@ -43,6 +43,7 @@ export const restoreEnvelope = (r: RestoreResult): Envelope<RestoreResult> => en
 export function formatRestore(root: string, r: RestoreResult): string {
   const out = [`restored ${r.restored.length} item(s) from ${r.txid}${r.restored.length ? `: ${shown(root, r.restored)}` : ""}`];
   if (r.alreadyInPlace.length) out.push(`already in place: ${shown(root, r.alreadyInPlace)}`);
+  if (r.modesRestored !== undefined) out.push(`modes or owners set back: ${r.modesRestored}`);
   if (r.lost.length) out.push(`NOT restored, neither the trash nor the original place holds them: ${shown(root, r.lost)}`);
   if (r.displacedTxid) out.push(`what was in the way is in ${r.displacedTxid} (guard trash restore ${r.displacedTxid} --force to swap back)`);
   return `${out.join("\n")}\n`;

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempHome } from "../helpers/strays.ts";
 import { GraphClient } from "../../src/graph/client.ts";
 import { TAIL_REWRITE_BYTES, compactLog, logTailBytes } from "../../src/graph/engine/aof.ts";
 import { ensureEmbedded, readState, stopEmbedded } from "../../src/graph/engine/embedded.ts";
@@ -15,7 +15,7 @@ import { runGuard } from "./run-guard.ts";
 
 // A long append-only log makes the next start replay graph queries one by one (minutes for tens of MB):
 // guard keeps the tail short and waits for a server that is loading instead of replacing it.
-const newHome = (tag: string) => mkdtempSync(join(tmpdir(), `guard-home-${tag}-`));
+const newHome = tempHome; // tracked: the run stops its servers even if a test fails midway
 const dataDir = (home: string) => join(home, "engine", "data");
 const bases = (home: string) => readdirSync(join(dataDir(home), "aof")).filter((f) => f.endsWith(".base.rdb"));
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempHome } from "../helpers/strays.ts";
 import { packBundle } from "../../scripts/engine-bundle.ts";
 import { GraphClient } from "../../src/graph/client.ts";
 import { bundleFileName } from "../../src/graph/engine/bundle.ts";
@@ -68,7 +69,7 @@ test("with no bundle at the base URL the error says the engine is not installed,
 });
 
 test("a verified bundle is installed into GUARD_HOME, runs, and is found there next time", async () => {
-  const home = mkdtempSync(join(tmpdir(), "guard-home-dl-"));
+  const home = tempHome("dl");
   const facts = bareFacts(home);
   const state = await ensureEmbedded({ home, facts, bundle: { baseUrl: `http://127.0.0.1:${server.port}/good`, sha256: bundleSha }, watchdog: false });
   try {

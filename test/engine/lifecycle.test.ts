@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempHome } from "../helpers/strays.ts";
 import { GraphClient } from "../../src/graph/client.ts";
 import { ensureEmbedded, readState, stopEmbedded } from "../../src/graph/engine/embedded.ts";
 import { MAX_SOCKET_PATH_BYTES, socketPath } from "../../src/graph/engine/paths.ts";
 import { serversOn, waitFor } from "../helpers/servers.ts";
 import { runGuard } from "./run-guard.ts";
 
-const newHome = (tag: string) => mkdtempSync(join(tmpdir(), `guard-home-${tag}-`));
+const newHome = tempHome; // tracked: the run stops its servers even if a test fails midway
 
 test("kill -9 of the server: the next call starts a fresh one and the persisted graph is back", async () => {
   const home = newHome("kill");

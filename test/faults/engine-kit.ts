@@ -2,15 +2,13 @@
  * Shared by the engine fault tests: the compiled guard, a private GUARD_HOME per case, and an
  * independent count of the servers running for one GUARD_HOME (read from /proc, not from guard).
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { serversOn } from "../helpers/servers.ts";
 import { builtHostBinary } from "../release/build-once.ts";
 
 export { serversOn, waitFor } from "../helpers/servers.ts";
 
-export const newHome = (tag: string) => mkdtempSync(join(tmpdir(), `guard-home-${tag}-`));
+/** A private GUARD_HOME per case, whose servers the run stops at its end even if the case fails midway. */
+export { tempHome as newHome } from "../helpers/strays.ts";
 
 export interface Run {
   code: number;

@@ -2,7 +2,7 @@
 // Run on the compiled binary; servers are counted from /proc, independently of guard.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { socketPath } from "../../src/graph/engine/paths.ts";
 import { builtHostBinary, BUILD_TIMEOUT_MS } from "../release/build-once.ts";
@@ -98,6 +98,37 @@ test("a server whose data lock is gone (its engine folder was replaced) stops it
   expect(serversOn(sock)).toEqual([pid]);
   rmSync(join(h, "engine", "data.lock"));
   expect(await waitFor(() => serversOn(sock).length === 0, 20_000)).toBe(true);
+}, 60_000);
+
+test("one GUARD_HOME reached through a symlink, with server.json lost, is still one engine", async () => {
+  const h = home("real");
+  const link = `${h}-link`;
+  symlinkSync(h, link);
+  const first = await guardBin(h, ["engine", "start", "--json"], NO_IDLE);
+  const pid = JSON.parse(first.stdout).data.status.server.pid;
+  rmSync(serverJson(h));
+  const again = await guardBin(link, ["engine", "start", "--json"], NO_IDLE);
+  expect(again.code).toBe(0);
+  expect(JSON.parse(again.stdout).data.status.server.pid).toBe(pid);
+  expect(serversOn(socketPath(h))).toEqual([pid]);
+  await guardBin(link, ["engine", "stop"], NO_IDLE);
+  expect(serversOn(socketPath(h))).toEqual([]);
+}, 60_000);
+
+test("a stale server.json naming another GUARD_HOME's server never stops that server", async () => {
+  const mine = home("mine");
+  const theirs = home("theirs");
+  const other = await guardBin(theirs, ["engine", "start", "--json"], NO_IDLE);
+  const otherPid = JSON.parse(other.stdout).data.status.server.pid;
+  mkdirSync(join(mine, "engine"), { recursive: true });
+  // A pid reused after a reboot, say: server.json names a live redis-server that is not this home's.
+  writeFileSync(serverJson(mine), JSON.stringify({ ...JSON.parse(other.stdout).data.status.server, socket: socketPath(mine) }));
+  const start = await guardBin(mine, ["engine", "start", "--json"], NO_IDLE);
+  expect(start.code).toBe(0);
+  expect(JSON.parse(start.stdout).data.status.server.pid).not.toBe(otherPid);
+  await guardBin(mine, ["engine", "stop"], NO_IDLE);
+  expect(serversOn(socketPath(theirs))).toEqual([otherPid]);
+  await guardBin(theirs, ["engine", "stop"], NO_IDLE);
 }, 60_000);
 
 test("a server whose server.json is lost still stops itself once idle", async () => {

@@ -15,7 +15,7 @@ test("servers a test leaves running are stopped when the test process exits", as
   expect(err).toContain("1 pass");
   expect(code).toBe(0);
   const sockets: string[] = JSON.parse(readFileSync(file, "utf8"));
-  expect(sockets).toHaveLength(2);
+  expect(sockets).toHaveLength(3);
   expect(await waitFor(() => sockets.every((s) => serversOn(s).length === 0), 10_000)).toBe(true);
-  expect(err).toMatch(/test\/setup.ts: stopped [2-9] engine process\(es\) the tests left running/); // two servers, and a watchdog
+  expect(err).toMatch(/test\/setup.ts: stopped [3-9] engine process\(es\) the tests left running/); // three servers, and a watchdog
 }, 120_000);

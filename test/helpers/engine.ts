@@ -8,7 +8,9 @@
  *   afterAll(() => engine.stop());           // SIGTERMs the server, removes its files from GUARD_HOME
  *
  * For code under test that calls openGraph(root), nothing more is needed: it finds the same server
- * through GUARD_HOME.
+ * through GUARD_HOME. A server a test forgets to stop (or cannot, having failed midway) is killed when the
+ * run ends (test/setup.ts, test/helpers/strays.ts); a test that makes its own GUARD_HOME takes it from
+ * tempHome() so its servers are caught too.
  */
 import { randomBytes } from "node:crypto";
 import { GraphClient, type Graph } from "../../src/graph/client.ts";

@@ -15,6 +15,9 @@ test("exit codes: 0 proceed, 2 block, 3 ask, 64 usage", () => {
   expect(check("--", "make && rm notes.txt").code).toBe(3);
   expect(check().code).toBe(64);
   expect(guard(["shell", "nope", "--", "ls"], fx.ws).code).toBe(64);
+  const missing = check("--cwd", "/nonexistent-guard-dir", "--", "rm x");
+  expect(missing.code).toBe(64);
+  expect(missing.stderr).toContain("no such directory: /nonexistent-guard-dir");
 });
 
 test("words after -- are one argv (quoted exactly); a single word is a whole command line", () => {

@@ -25,6 +25,7 @@ describe("code rules", () => {
     expect(scanCode("node", "require('fs').unlinkSync(`${dir}/x`)").opaque).toEqual(["js-unlink"]);
     expect(scanCode("python", "import os; os.remove('a' + name)").opaque).toEqual(["py-remove"]);
     expect(scanCode("ruby", 'File.delete("#{ENV["D"]}/x")').opaque).toEqual(["rb-delete"]);
+    expect(scanCode("python", "import shutil; getattr(shutil, 'rm' + 'tree')('src')").opaque).toEqual(["py-exec"]);
   });
 });
 

@@ -25,8 +25,9 @@ export interface ShellFixture {
   other: string;
 }
 
-export function buildShellFixture(): ShellFixture {
-  const base = mkdtempSync(join(tmpdir(), "guard-shell-"));
+/** `parent`: where the fixture lives (default: the system temp directory). */
+export function buildShellFixture(parent = tmpdir()): ShellFixture {
+  const base = mkdtempSync(join(parent, "guard-shell-"));
   const ws = join(base, "ws");
   const home = join(base, "home");
   const other = join(base, "other");

@@ -113,3 +113,55 @@ describe("guardCommand", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("permissions", () => {
+  test("chmod -R inside the workspace: modes are recorded first and `guard trash restore` sets them back", async () => {
+    const { chmodSync, statSync } = await import("node:fs");
+    chmodSync(at("src", "app.ts"), 0o640);
+    const v = await guardCommand("chmod -R 777 src", ctx);
+    expect(v.decision).toBe("SNAPSHOT");
+    expect(v.compensations[0]).toMatchObject({ kind: "save-modes", done: true, paths: ["src"] });
+    bash("chmod -R 777 src");
+    expect(statSync(at("src", "app.ts")).mode & 0o777).toBe(0o777);
+    const r = guard(["trash", "restore", v.recovery!.txid], fx.ws);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("modes or owners set back: 2");
+    expect(statSync(at("src", "app.ts")).mode & 0o777).toBe(0o640);
+  });
+
+  test("chmod -R on / or outside the workspace is BLOCK and records nothing", async () => {
+    for (const cmd of ["chmod -R 777 /", "chown -R nobody /", "chmod -R u+w ../other"]) expect((await guardCommand(cmd, ctx)).decision).toBe("BLOCK");
+  });
+});
+
+describe("archive extraction", () => {
+  const { mkdtempSync: mk, writeFileSync: wf, readFileSync: rf } = require("node:fs") as typeof import("node:fs");
+  // Archives built outside the workspace from a copy that holds a new notes.txt and a file the workspace lacks.
+  const src = mk(join(tmpdir(), "guard-archive-"));
+  wf(join(src, "notes.txt"), "from the archive\n");
+  wf(join(src, "fresh.txt"), "new\n");
+  sh(["tar", "-cf", join(src, "a.tar"), "notes.txt", "fresh.txt"], src);
+  sh(["zip", "-q", join(src, "a.zip"), "notes.txt", "fresh.txt"], src);
+
+  for (const [cmd, archive] of [["tar -xf", "a.tar"], ["unzip -o -q", "a.zip"]] as const)
+    test(`${cmd}: every existing file it would overwrite is saved first; restore brings the old one back`, async () => {
+      wf(at("notes.txt"), "my notes\n");
+      rmSync(at("fresh.txt"), { force: true });
+      const line = `${cmd} ${join(src, archive)}`;
+      const v = await guardCommand(line, ctx);
+      expect(v.decision).toBe("RELOCATE");
+      expect(v.compensations[0]!.paths).toEqual(["notes.txt"]);
+      bash(line);
+      expect(rf(at("notes.txt"), "utf8")).toBe("from the archive\n");
+      const r = guard(["trash", "restore", v.recovery!.txid], fx.ws);
+      expect(r.code, r.stderr).toBe(0);
+      expect(rf(at("notes.txt"), "utf8")).toBe("my notes\n");
+    });
+
+  test("an archive guard cannot list is ASK; tar -k and unzip -n overwrite nothing", async () => {
+    expect((await guardCommand("tar -xf missing.tar", ctx)).code).toBe("SHELL_ARCHIVE_UNLISTED");
+    expect((await guardCommand(`tar -xkf ${join(src, "a.tar")}`, ctx)).decision).toBe("ALLOW");
+    expect((await guardCommand(`unzip -n ${join(src, "a.zip")}`, ctx)).decision).toBe("ALLOW");
+    expect((await guardCommand(`tar -xf ${join(src, "a.tar")} -C /etc`, ctx)).code).toBe("SHELL_PROTECTED_ROOT");
+  });
+});

@@ -5,7 +5,8 @@ import { snapshotRefs, snapshotWorktree } from "../snapshot/snapshot.ts";
 import { describeError, isGuardError } from "../../cli/errors.ts";
 import type { Recovery } from "../../decide/decision.ts";
 import { redactForLog } from "../../decide/leak/scan.ts";
-import { classify, relocationPlan } from "../../decide/shell/classify.ts";
+import { classify, modeTargets, relocationPlan } from "../../decide/shell/classify.ts";
+import { saveModes } from "./modes.ts";
 import type { Compensation, ShellContext, ShellVerdict } from "../../decide/shell/types.ts";
 import { appendEvent } from "../../state/events.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
@@ -48,6 +49,11 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
     if (refs.length) {
       const s = snapshotRefs(root, refs, { reason: "SHELL_GIT_REF_DELETE", command: logged });
       done.push({ kind: "snapshot", txid: s.id, restore: `guard snapshot restore ${s.id}`, paths: (s.refs ?? []).map((r) => r.ref), done: true });
+    }
+    const modePaths = modeTargets(v.operations);
+    if (modePaths.length) {
+      const m = saveModes(root, modePaths, { reason: "SHELL_PERMISSIONS_SNAPSHOT", command: logged });
+      done.push({ kind: "save-modes", txid: m.txid, restore: `guard trash restore ${m.txid}`, paths: modePaths.map((p) => relative(root, p) || "."), done: true });
     }
     const { paths, keep, link } = relocationPlan(v.operations, root);
     if (paths.length) {

@@ -11,7 +11,7 @@ import type { TrashManifest } from "./manifest.ts";
  * transaction, and no folder on the way to a target may be a symlink (a parent that became a link to
  * elsewhere would carry the restore out of the workspace).
  */
-const STORED_RE = /^items\/\d+\/[^/]+$/;
+const STORED_RE = /^items\/\d+(?:\/|-)[^/]+$/;
 
 function why(root: string, original: unknown, stored: unknown): string | undefined {
   if (typeof original !== "string" || !isAbsolute(original) || normalize(original) !== original || original.split(sep).includes(".."))

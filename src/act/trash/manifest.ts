@@ -40,6 +40,13 @@ export interface TrashItem {
   staging?: string;
 }
 
+export interface SavedMode {
+  path: string;
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
 export type TxState = "intent" | "done" | "failed" | "restoring" | "restored";
 
 export interface TrashManifest {
@@ -51,6 +58,8 @@ export interface TrashManifest {
   root: string;
   state: TxState;
   items: TrashItem[];
+  /** Modes and owners recorded before a recursive chmod/chown (restore puts them back). */
+  modes?: SavedMode[];
   updatedAt: string;
   error?: string;
   /** Transactions that took what stood in the way of restoring this one. */

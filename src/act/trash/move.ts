@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tree.ts";
@@ -31,10 +31,11 @@ export function moveAcross(from: string, to: string, onCopied: (digest: string) 
  */
 export function copyVerified(from: string, to: string, how: "copy" | "link" = "copy", everyByte = false): string | undefined {
   mkdirSync(dirname(to), { recursive: true });
+  const before = lstatSync(from);
+  if (how === "link" && before.isFile() && linkedInPlace(from, to)) return undefined;
   const partial = join(dirname(to), `.partial-${process.pid}`);
   removeTree(partial);
   try {
-    const before = lstatSync(from);
     (how === "link" ? linkTree : copyTree)(from, partial);
     const digest = how === "copy" && everyByte ? treeDigest(partial) : undefined;
     const same = how === "link" ? mirrorsByLinks(from, partial) : digest !== undefined ? treeDigest(from) === digest : sameCopy(from, partial, before);
@@ -44,6 +45,19 @@ export function copyVerified(from: string, to: string, how: "copy" | "link" = "c
   } catch (e) {
     removeTree(partial);
     throw e;
+  }
+}
+
+/**
+ * One file saved as a hard link, straight to its final name (a link appears whole or not at all). A file
+ * on another file system (EXDEV) or a link that failed otherwise takes the general path.
+ */
+function linkedInPlace(from: string, to: string): boolean {
+  try {
+    linkSync(from, to); // link(2) names the same inode or fails: nothing to verify after it
+    return true;
+  } catch {
+    return false;
   }
 }
 

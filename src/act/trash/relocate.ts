@@ -54,6 +54,9 @@ export function trashBytes(root: string): number {
 export function relocate(root: string, paths: string[], opts: RelocateOptions): TrashManifest {
   ensureStateDir(root);
   const txid = newTxid();
+  // One directory per item keeps names apart; a large transaction (a find -delete of thousands of files)
+  // names them items/<n>-<name> instead: 30,000 directories cost more than the saves themselves.
+  const sep = paths.length > 256 ? "-" : "/";
   const items: TrashItem[] = paths.map((original, n) => {
     let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
     try {
@@ -61,7 +64,7 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
     } catch {
       // Missing (or vanishing while measured): the move below records it as missing.
     }
-    return { n, original, stored: `items/${n}/${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${n}${sep}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -110,7 +113,11 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   appendEvent(root, { type: "trash.intent", txid, reason: m.reason, paths: items.slice(0, 100).map((i) => redactForLog(relative(root, i.original))), count: items.length });
 
-  const every = items.length > 256 ? 64 : 1;
+  // Progress is written after every item of a small transaction only: a "pending" item is settled from
+  // the disk (status.ts), and rewriting a 30,000-item manifest as it went made a large find -delete quadratic.
+  const progress = () => {
+    if (items.length <= 256) writeManifest(root, m);
+  };
   try {
     for (const it of items) {
       if (!lstatSync(it.original, { throwIfNoEntry: false })) {
@@ -123,7 +130,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
         copyVerified(it.original, to, leave);
         it.state = "kept";
         it.method = leave;
-        if (it.n % every === 0) writeManifest(root, m);
+        progress();
         continue;
       }
       try {
@@ -142,7 +149,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
         throw e;
       }
       it.state = "moved";
-      if (it.n % every === 0) writeManifest(root, m);
+      progress();
     }
   } catch (e) {
     rollBack(root, m);

@@ -6,6 +6,7 @@ import { appendEvent } from "../../state/events.ts";
 import { checkManifestPaths, checkParents } from "./confine.ts";
 import { tryLockTx } from "./lock.ts";
 import { TXID_RE, readManifest, txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
+import { restoreModes } from "./modes.ts";
 import { placeBack } from "./place.ts";
 import { relocate } from "./relocate.ts";
 import { leftovers, whereIs } from "./status.ts";
@@ -19,6 +20,8 @@ export interface RestoreResult {
   lost: string[];
   /** With --force: what was in the way, moved to this new transaction. */
   displacedTxid?: string;
+  /** Modes or owners set back (a transaction recorded before a recursive chmod/chown). */
+  modesRestored?: number;
 }
 
 export function requireManifest(root: string, txid: string): TrashManifest {
@@ -99,6 +102,7 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
     }
     placeBack(root, m, back, remains);
     result.restored = back.map((it) => it.original);
+    if (m.modes?.length) result.modesRestored = restoreModes(root, m.modes);
     m.state = result.lost.length ? "restoring" : "restored";
     writeManifest(root, m);
     appendEvent(root, { type: "trash.restored", txid, restored: result.restored.length, lost: result.lost.length, displacedTxid: result.displacedTxid });

@@ -32,6 +32,8 @@ export const shell: CommandSpec = {
     const { resolve } = await import("node:path");
     const command = joinArgv(words);
     const cwd = resolve(options.cwd ?? ".");
+    const { statSync } = await import("node:fs");
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError(`no such directory: ${cwd}`, "--cwd names the directory the command would run in", undefined, EXIT.USAGE, "E_USAGE");
     const ctx = { cwd, root: options.root ? resolve(String(options.root)) : undefined, env: process.env.HOME ? { HOME: process.env.HOME } : undefined };
     const dryRun = options.apply !== true || options.dryRun === true;
     const verdict = dryRun

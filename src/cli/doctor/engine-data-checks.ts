@@ -16,8 +16,8 @@ export const engineServers: DoctorCheck = {
   async run(ctx) {
     const skip = notEmbedded(ctx);
     if (skip) return skip;
-    const { runningServers } = await import("../../graph/engine/repair.ts");
-    const pids = runningServers();
+    const { allServers } = await import("../../graph/engine/embedded.ts");
+    const pids = allServers(guardHome());
     if (pids.length <= 1) return { status: "ok", summary: pids.length ? `one server for ${guardHome()} (pid ${pids[0]})` : "none running (the next guard call starts one)" };
     if (ctx.fix) {
       const { stopEmbeddedServers } = await import("../../graph/engine/embedded.ts");

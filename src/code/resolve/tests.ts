@@ -1,4 +1,5 @@
 import type { TestDef } from "../extract/types.ts";
+import { expandedScript } from "../../repo/package-scripts.ts";
 import { dirOf, type RepoView } from "./repo-view.ts";
 
 const JS_RUNNERS = ["vitest", "jest", "mocha"];
@@ -19,7 +20,7 @@ export function testFramework(path: string, found: string, repo: RepoView): stri
         const json = JSON.parse(repo.read(pj) ?? "{}") as Record<string, Record<string, string> | undefined>;
         const deps = { ...json.dependencies, ...json.devDependencies };
         result = JS_RUNNERS.find((r) => r in deps);
-        if (!result && typeof json.scripts?.test === "string" && /node\s+--test/.test(json.scripts.test)) result = "node:test";
+        if (!result && /node\s+(?:[^|&;]*\s)?--test/.test(expandedScript(json.scripts))) result = "node:test";
       } catch {}
     }
     result ??= dir === "" ? "js" : lookup(dirOf(dir));

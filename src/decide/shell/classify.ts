@@ -98,7 +98,7 @@ const describe = (t: Target, ws: Workspace) =>
   t.unresolved ? `${t.raw} (${t.unresolved})` : t.path ? (t.path.startsWith(`${ws.root}/`) ? relative(ws.root, t.path) : t.path === ws.root ? "the workspace" : t.path) : t.raw;
 
 function explain(template: string, op: Operation, ws: Workspace): string {
-  const names = op.kind === "git" ? (op.git?.effect === "ref-delete" ? (op.git.refs ?? []) : [op.git?.subcommand ?? "git"]) : op.targets.map((t) => describe(t, ws));
+  const names = op.kind === "opaque" || op.kind === "archive" ? op.targets.map((t) => t.raw) : op.kind === "git" ? (op.git?.effect === "ref-delete" ? (op.git.refs ?? []) : [op.git?.subcommand ?? "git"]) : op.targets.map((t) => describe(t, ws));
   const shown = names.length > 4 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ") || "nothing";
   return template.replaceAll("{targets}", shown).replaceAll("{program}", op.program || "the command");
 }
@@ -108,14 +108,22 @@ export function plan(ops: Operation[], ws: Workspace): Compensation[] {
   const out: Compensation[] = [];
   const saving = relocationPlan(ops, ws.root);
   if (saving.paths.length) {
-    const rel = (p: string) => relative(ws.root, p) || ".";
+    const rel = (p: string) => (p.startsWith(`${ws.root}/`) ? p.slice(ws.root.length + 1) : relative(ws.root, p) || ".");
     const saves = Object.fromEntries(saving.paths.map((p) => [rel(p), saving.link.has(p) ? "link" : saving.keep.has(p) ? "copy" : "move"] as const));
     out.push({ kind: "relocate", txid: "", restore: "guard trash restore <txid>", paths: saving.paths.map(rel), saves, done: false });
   }
+  const modes = modeTargets(ops);
+  if (modes.length) out.push({ kind: "save-modes", txid: "", restore: "guard trash restore <txid>", paths: modes.map((p) => relative(ws.root, p) || "."), done: false });
   for (const op of ops)
-    if (op.decision?.decision === "SNAPSHOT")
+    if (op.decision?.decision === "SNAPSHOT" && op.kind === "git")
       out.push({ kind: "snapshot", txid: "", restore: "guard snapshot restore <id>", paths: op.git?.refs ?? ["."], done: false });
   return out;
+}
+
+/** Existing targets of a recursive chmod/chown guard records the modes of (SNAPSHOT). */
+export function modeTargets(ops: Operation[]): string[] {
+  const paths = ops.filter((o) => o.decision?.decision === "SNAPSHOT" && o.kind === "permissions").flatMap((o) => o.targets).filter((t) => t.path && t.exists).map((t) => t.path!);
+  return [...new Set(paths)].sort();
 }
 
 /** Existing, non-regenerable targets of RELOCATE operations; nested ones folded into their parents. */
@@ -125,8 +133,18 @@ export function relocationTargets(ops: Operation[]): string[] {
     .flatMap((o) => o.targets)
     .filter((t) => t.path && t.exists && !t.regenerable && t.place !== "temp")
     .map((t) => t.path!);
-  const unique = [...new Set(paths)].sort();
-  return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${q}/`)));
+  // Sorted with "/" below every other character, a directory comes right before everything inside it.
+  const bySegments = [...new Set(paths)].map((p) => [p.replaceAll("/", "\0"), p] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const kept: string[] = [];
+  for (const [, p] of bySegments) if (kept.length === 0 || !p.startsWith(`${kept[kept.length - 1]}/`)) kept.push(p);
+  return kept.sort();
+}
+
+/** Every proper ancestor directory of an absolute path, nearest first. */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(p); d !== p && out[out.length - 1] !== d; p = d, d = dirname(d)) out.push(d);
+  return out;
 }
 
 /** Programs whose overwrite replaces the directory entry itself (a symlink is replaced, not written through). */
@@ -152,7 +170,24 @@ function failsWhenGone(op: Operation): boolean {
  *   in the line also rewrites it (a link would share the rewrite).
  * - deleted otherwise (`rm -f`, rsync --delete), or deleted and rewritten: moved into the trash.
  */
-export function relocationPlan(ops: Operation[], root: string): { paths: string[]; keep: Set<string>; link: Set<string> } {
+export function relocationPlan(ops: Operation[], root: string): RelocationPlan {
+  const known = planned.get(ops);
+  if (known?.root === root) return known.plan;
+  const plan = computePlan(ops, root);
+  planned.set(ops, { root, plan });
+  return plan;
+}
+
+export interface RelocationPlan {
+  paths: string[];
+  keep: Set<string>;
+  link: Set<string>;
+}
+
+/** classify plans for its report and guardCommand then acts on the same operations: plan them once. */
+const planned = new WeakMap<Operation[], { root: string; plan: RelocationPlan }>();
+
+function computePlan(ops: Operation[], root: string): RelocationPlan {
   const relocating = ops.filter((o) => o.decision?.decision === "RELOCATE");
   const pathsOf = (os: Operation[]) => new Set(os.flatMap((o) => o.targets.map((t) => t.path)).filter((p): p is string => p !== undefined));
   const deleting = relocating.filter((o) => o.kind === "delete");
@@ -160,14 +195,18 @@ export function relocationPlan(ops: Operation[], root: string): { paths: string[
   const shredded = pathsOf(deleting.filter((o) => o.program === "shred"));
   const rewritten = pathsOf(relocating.filter((o) => o.kind === "overwrite"));
   const writtenThrough = pathsOf(relocating.filter((o) => o.kind === "overwrite" && !REPLACES_ENTRY.has(o.program)));
-  const rewrittenWithin = (p: string) => [...rewritten].some((r) => r === p || r.startsWith(p + sep));
-  const linkable = (p: string) => deleting.some((o) => o.targets.some((t) => t.path === p) && failsWhenGone(o)) && !rewrittenWithin(p);
+  // Sets, so that a find -delete over tens of thousands of files stays linear.
+  const rewrittenWithin = new Set([...rewritten].flatMap((r) => [r, ...ancestors(r)]));
+  const deletedByFailing = pathsOf(deleting.filter(failsWhenGone));
+  const linkable = (p: string) => deletedByFailing.has(p) && !rewrittenWithin.has(p);
   const paths: string[] = [];
+  const listed = new Set<string>();
   const keep = new Set<string>();
   const link = new Set<string>();
   for (const p of relocationTargets(ops)) {
     if (deleted.has(p)) {
       paths.push(p);
+      listed.add(p);
       if (shredded.has(p) && !rewritten.has(p)) keep.add(p);
       else if (!shredded.has(p) && linkable(p)) link.add(p);
       continue;
@@ -177,11 +216,13 @@ export function relocationPlan(ops: Operation[], root: string): { paths: string[
       const real = realOrUndefined(p);
       if (!real || !(real === root || real.startsWith(root + sep))) {
         paths.push(p);
+        listed.add(p);
         continue;
       }
       saved = real;
     }
-    if (!paths.includes(saved)) paths.push(saved);
+    if (!listed.has(saved)) paths.push(saved);
+    listed.add(saved);
     keep.add(saved);
   }
   return { paths, keep, link };

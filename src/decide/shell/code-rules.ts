@@ -43,7 +43,7 @@ export const CODE_RULES: CodeRule[] = [
   { id: "py-path-write", languages: PY, call: /\bPath\s*(?=\()/y, kind: "command", after: /^\s*\.(?:write_text|write_bytes)\s*\(/, shell: ": > {0}", examples: { flag: [["from pathlib import Path; Path('README.md').write_text('x')", ": > 'README.md'"]], pass: ["from pathlib import Path; Path('README.md').read_text()"] } },
   { id: "py-system", languages: PY, call: /\bos\.(?:system|popen)\s*(?=\()/y, kind: "shell", examples: { flag: [["import os; os.system('rm -rf src')", "rm -rf src"]], pass: ["import os; print(os.name)"] } },
   { id: "py-subprocess", languages: PY, call: /\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*(?=\()/y, kind: "argv", examples: { flag: [["import subprocess; subprocess.run(['rm', '-rf', 'src'])", "'rm' '-rf' 'src'"], ["import subprocess; subprocess.call('rm -f notes.txt', shell=True)", "rm -f notes.txt"]], pass: ["import subprocess"] } },
-  { id: "py-exec", languages: PY, call: /\b(?:exec|eval|compile)\s*(?=\()/y, kind: "eval", examples: { flag: [["exec(\"import os; os.remove('notes.txt')\")", "rm 'notes.txt'"]], pass: ["print(1 + 1)"] } },
+  { id: "py-exec", languages: PY, call: /\b(?:exec|eval|compile|getattr)\s*(?=\()/y, kind: "eval", examples: { flag: [["exec(\"import os; os.remove('notes.txt')\")", "rm 'notes.txt'"]], pass: ["print(1 + 1)"] } },
   // Node and Deno
   { id: "js-rm", languages: JS, call: /\.(?:rmSync|rm)\s*(?=\()/y, kind: "command", shell: "rm -r {0}", when: /force\s*:\s*true/, shellWhen: "rm -rf {0}", examples: { flag: [["require('fs').rmSync('src', { recursive: true })", "rm -r 'src'"], ["fs.rmSync('dist', { recursive: true, force: true })", "rm -rf 'dist'"]], pass: ["console.log(require('fs').existsSync('src'))"] } },
   { id: "js-unlink", languages: JS, call: /\.(?:unlinkSync|unlink)\s*(?=\()/y, kind: "command", shell: "rm {0}", examples: { flag: [["require('fs').unlinkSync('notes.txt')", "rm 'notes.txt'"]], pass: ["fs.readFileSync('notes.txt')"] } },
@@ -65,9 +65,9 @@ export const CODE_RULES: CodeRule[] = [
   { id: "rb-eval", languages: ["ruby"], call: /\b(?:eval|instance_eval|class_eval)\b/y, kind: "eval", examples: { flag: [["eval(\"File.delete('notes.txt')\")", "rm -f 'notes.txt'"]], pass: ["puts 2"] } },
   // Perl
   { id: "pl-rmtree", languages: ["perl"], call: /\b(?:File::Path::)?(?:rmtree|remove_tree)\b/y, kind: "command", shell: "rm -rf {0}", examples: { flag: [["use File::Path; rmtree('src')", "rm -rf 'src'"]], pass: ["use File::Path; make_path('out')"] } },
-  { id: "pl-unlink", languages: ["perl"], call: /\b(?:unlink|rmdir)\b/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink 'notes.txt'", "rm -f 'notes.txt'"], ["unlink(\"a.txt\")", "rm -f 'a.txt'"]], pass: ["print 'hello'"] } },
+  { id: "pl-unlink", languages: ["perl"], call: /\b(?:unlink|rmdir)\b/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink 'notes.txt'", "rm -f 'notes.txt'"], ["unlink(\"a.txt\")", "rm -f 'a.txt'"]], pass: ["print 'hello'", "print if /unlink/"] } },
   { id: "pl-rename", languages: ["perl"], call: /\brename\b/y, kind: "command", shell: "mv {0} {1}", examples: { flag: [["rename('a.txt', 'README.md')", "mv 'a.txt' 'README.md'"]], pass: ["print 1"] } },
-  { id: "pl-system", languages: ["perl"], call: /\b(?:system|exec|qx)\b|(?<![\w$])`/y, kind: "shell", examples: { flag: [["system('rm -rf src')", "rm -rf src"]], pass: ["print 'hello'"] } },
+  { id: "pl-system", languages: ["perl"], call: /\b(?:system|exec|qx)\b|(?<![\w$])`/y, kind: "shell", examples: { flag: [["system('rm -rf src')", "rm -rf src"]], pass: ["print 'hello'", "s/system/exec/g"] } },
   { id: "pl-eval", languages: ["perl"], call: /\beval\b/y, kind: "eval", examples: { flag: [["eval(\"unlink 'notes.txt'\")", "rm -f 'notes.txt'"]], pass: ["print 3"] } },
   // PHP
   { id: "php-unlink", languages: ["php"], call: /\b(?:unlink|rmdir)\s*(?=\()/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink('notes.txt');", "rm -f 'notes.txt'"]], pass: ["echo 'unlink';"] } },

@@ -46,6 +46,9 @@ function apply(rule: CodeRule, code: string, at: number, matched: string, langua
     else out.commands.push(body);
     return true;
   }
+  // A bare name (Perl, Ruby) is a call only when an argument follows it: `print if /unlink/` is not one.
+  const next = /^[ \t]*(.)/.exec(code.slice(at, at + 40))?.[1];
+  if (next !== "(" && !(next !== undefined && /[A-Za-z0-9_'"$@`%:]/.test(next))) return false;
   const call = readArgs(code, at);
   if (rule.after && !rule.after.test(code.slice(call.end))) return false;
   const chosen = rule.when?.test(call.text) ? (rule.shellWhen ?? rule.shell) : rule.shell;

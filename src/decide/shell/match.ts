@@ -24,6 +24,7 @@ export function matches(m: RuleMatch, op: Operation): boolean {
   if (m.via && !op.via.some((v) => m.via!.includes(v))) return false;
   if (m.nested !== undefined && m.nested !== (op.nesting !== "top" && op.nesting !== "pipeline")) return false;
   if (m.afterUnknownEffect !== undefined && m.afterUnknownEffect !== op.afterUnknownEffect) return false;
+  if (m.recursive !== undefined && m.recursive !== (op.recursive === true)) return false;
   if (m.unresolvedProgram !== undefined && m.unresolvedProgram !== (op.program === "" && op.kind === "exec")) return false;
   if (m.cleansIgnored !== undefined && m.cleansIgnored !== (op.git?.includeIgnored === true && op.git.guardKept !== true)) return false;
   if (m.anyOf && !m.anyOf.some((sub) => matches(sub, op))) return false;

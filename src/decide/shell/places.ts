@@ -22,6 +22,8 @@ export interface Workspace {
   temp: string[];
   /** guard's per-user state (GUARD_HOME), real path. */
   guardHome: string;
+  /** Real paths of parent directories met during one classification (nothing changes the disk meanwhile). */
+  realDirs: Map<string, string>;
   /** Why there is no workspace (not in a repository, a protected folder): nothing is "workspace" then. */
   none?: { code: string; reason: string };
 }
@@ -35,7 +37,7 @@ export function makeWorkspace(root: string, home: string, tmpdir = process.env.T
     const t = real(tmpdir);
     if (t !== "/" && TEMP_HOMES.some((d) => inside(t, d))) temp.add(t);
   }
-  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()), ...(none ? { none } : {}) };
+  return { root: real(root), home: real(home), temp: [...temp], guardHome: real(guardHome()), realDirs: new Map(), ...(none ? { none } : {}) };
 }
 
 /**
@@ -44,7 +46,8 @@ export function makeWorkspace(root: string, home: string, tmpdir = process.env.T
  * /tmp/x keeps /tmp/x/other as "outside", like anywhere else on the disk).
  */
 function inTemp(path: string, ws: Workspace): boolean {
-  const dir = ws.temp.find((d) => path !== d && inside(path, d));
+  // The deepest temp directory holding it: $TMPDIR may itself lie in /tmp.
+  const dir = ws.temp.filter((d) => path !== d && inside(path, d)).sort((a, b) => b.length - a.length)[0];
   if (!dir) return false;
   if (inside(ws.guardHome, path) || inside(path, ws.guardHome) || inside(path, ws.home)) return false;
   const top = (p: string) => p.slice(dir.length + 1).split(sep)[0];
@@ -66,12 +69,12 @@ const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWit
  * real path plus the last name (so a symlink is itself the target), or the full real path when the
  * argument ends in a slash (which follows the link).
  */
-export function resolveTarget(raw: string, cwd: string): Target {
+export function resolveTarget(raw: string, cwd: string, realDirs?: Map<string, string>): Target {
   const abs = isAbsolute(raw) ? resolve(raw) : resolve(cwd, raw);
   const follow = raw.endsWith("/") || raw.endsWith("/.") || raw === "." || raw === "..";
   let path: string;
   try {
-    path = follow ? realExisting(abs) : join(realExisting(dirname(abs)), basename(abs));
+    path = follow ? realExisting(abs) : join(realDir(dirname(abs), realDirs), basename(abs));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ELOOP") return { raw, unresolved: "symlink-loop" };
     return { raw, unresolved: "expansion" };
@@ -81,6 +84,14 @@ export function resolveTarget(raw: string, cwd: string): Target {
   let isDir = st?.isDirectory() ?? false;
   if (st?.isSymbolicLink() && follow) isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   return { raw, path, exists: st !== undefined, isDir };
+}
+
+function realDir(dir: string, cache: Map<string, string> | undefined): string {
+  const known = cache?.get(dir);
+  if (known !== undefined) return known;
+  const r = realExisting(dir);
+  cache?.set(dir, r);
+  return r;
 }
 
 /** realpath of the longest existing prefix, plus the rest as written. */

@@ -2,7 +2,7 @@ import type { DecisionKind } from "../decision.ts";
 import type { GitEffect, OperationKind } from "./types.ts";
 
 /** A fact about one target, as the rule table tests it. */
-export type TargetTest = "guard-state" | "git-dir" | "protected-root" | "temp" | "outside" | "unresolved" | "regenerable" | "missing";
+export type TargetTest = "workspace" | "guard-state" | "git-dir" | "protected-root" | "temp" | "outside" | "unresolved" | "regenerable" | "missing";
 
 /** All fields present must hold (AND); `anyOf` holds when one of its matches does. */
 export interface RuleMatch {
@@ -20,6 +20,8 @@ export interface RuleMatch {
   nested?: boolean;
   /** An earlier command in the line changes files in ways guard does not model. */
   afterUnknownEffect?: boolean;
+  /** permissions: recursive (-R) or not. */
+  recursive?: boolean;
   /** The program's name itself is undeterminable (`$RM file`). */
   unresolvedProgram?: boolean;
   /** `git clean -x/-X` without `-e .guard`. */

@@ -59,11 +59,27 @@ export const SHELL_RULES: ShellRule[] = [
     id: "protected-root",
     code: "SHELL_PROTECTED_ROOT",
     decision: "BLOCK",
-    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory, a temp directory itself or the workspace itself",
+    explain: "{program} would change {targets}: the file-system root, your home directory, a system directory or the workspace itself",
     when: { kinds: MUTATING, anyTarget: ["protected-root"] },
     examples: {
       flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./", "cat <<'EOF' > /etc/passwd\nx\nEOF", "ruby -e 'FileUtils.rm_rf(\"/usr/lib\")'"],
       pass: ["ls /etc", "cat ~/.profile", "rm notes.txt"],
+    },
+  },
+  {
+    id: "permissions-protected",
+    code: "SHELL_PERMISSIONS_PROTECTED",
+    decision: "BLOCK",
+    explain: "{program} would change the modes or owners of {targets}: recursively outside the workspace (the root, a system directory, your home) or inside .git/.guard; guard cannot put that back",
+    when: {
+      anyOf: [
+        { kinds: ["permissions"], recursive: true, anyTarget: ["protected-root", "git-dir", "guard-state", "outside", "unresolved"] },
+        { kinds: ["permissions"], anyTarget: ["git-dir", "guard-state", "unresolved"] },
+      ],
+    },
+    examples: {
+      flag: ["chmod -R 777 /", "sudo chown -R nobody /", "chmod -R 700 ~", "chgrp -R staff /usr/local", "setfacl -R -m u:nobody:rwx /etc", "chmod 000 .git/config", "chmod -R u+w ../other", "chmod -R 755 $DIR", "chmod -R 777 ."],
+      pass: ["chmod +x notes.txt", "chmod -R u+w src", "chmod -R 777 /tmp/guard-example-dir", "ls -l /"],
     },
   },
   {
@@ -101,6 +117,17 @@ export const SHELL_RULES: ShellRule[] = [
         `ruby -e 'system(ENV["CMD"])'`, "perl -e 'unlink $ARGV[0]' notes.txt",
       ],
       pass: ["echo 'ls -la' | bash", "python3 -c 'print(1)'", "node -e 'console.log(process.version)'", "bash scripts/build.sh", "python3 setup.py build", "bash --version"],
+    },
+  },
+  {
+    id: "archive-unlisted",
+    code: "SHELL_ARCHIVE_UNLISTED",
+    decision: "ASK",
+    explain: "{program} extracts an archive guard could not list ({targets}): it cannot say which files it would overwrite",
+    when: { kinds: ["archive"] },
+    examples: {
+      flag: ["tar -xf missing.tar", "curl -sL https://example.invalid/a.tgz | tar -xz", "unzip -o missing.zip", "tar -xf $ARCHIVE", "tar xf - < notes.txt"],
+      pass: ["tar -tf missing.tar", "tar -cf out.tar src", "unzip -l missing.zip", "tar -xkf missing.tar"],
     },
   },
   {
@@ -281,6 +308,17 @@ export const SHELL_RULES: ShellRule[] = [
         "git restore src/app.ts", "git switch -f feature", "git clean -fdx -e .guard", "git rm -f README.md", "git -C src checkout -- app.ts", "git checkout -f feature",
       ],
       pass: ["git checkout feature", "git restore --staged src/app.ts", "git clean -n", "git reset HEAD~1", "git status", "git checkout -b topic"],
+    },
+  },
+  {
+    id: "permissions-snapshot",
+    code: "SHELL_PERMISSIONS_SNAPSHOT",
+    decision: "SNAPSHOT",
+    explain: "{program} changes the modes or owners of everything under {targets}: guard records them first, so `guard trash restore` can put them back",
+    when: { kinds: ["permissions"], recursive: true, everyTarget: ["workspace"] },
+    examples: {
+      flag: ["chmod -R 777 src", "chown -R $(id -u) docs", "chmod -R go-w src docs", "setfacl -R -m u:nobody:r src"],
+      pass: ["chmod +x notes.txt", "chmod 644 README.md", "chmod -R 777 /tmp/guard-example-dir", "chmod u+w src"],
     },
   },
   {

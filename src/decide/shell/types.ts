@@ -38,11 +38,13 @@ export interface Target {
  * - git: a git subcommand; `git` says which and how
  * - disk: a disk tool (mkfs, wipefs, fdisk, ...)
  * - irreversible: destroys data outside the files (docker volumes, terraform destroy, kubectl delete, dropdb)
+ * - permissions: modes, owners or access lists change (chmod, chown, chgrp, setfacl); `recursive` with -R
+ * - archive: an extraction whose archive guard could not list (what it would overwrite is unknown)
  * - opaque: code an interpreter runs that guard cannot read (`curl … | sh`, `python -c` with a path from a variable)
  * - exec: anything else (no modeled effect on files)
  * - unparsed: guard could not parse the command
  */
-export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "opaque" | "exec" | "unparsed";
+export type OperationKind = "delete" | "overwrite" | "create" | "move-source" | "git" | "disk" | "irreversible" | "permissions" | "archive" | "opaque" | "exec" | "unparsed";
 
 /** Git effects guard models. */
 export type GitEffect =
@@ -81,6 +83,8 @@ export interface Operation {
   /** Another command earlier in the line changes files guard does not model. */
   afterUnknownEffect: boolean;
   git?: GitDetail;
+  /** permissions: -R, the change reaches everything below the targets. */
+  recursive?: boolean;
   /** The source text of this command. */
   text: string;
   /** Stage `at` (from 0) of pipeline `id`, which has `of` stages; absent outside a pipeline. */
@@ -96,7 +100,7 @@ export interface Operation {
 
 /** One compensation that was done (or, for a dry run, would be done). */
 export interface Compensation {
-  kind: "relocate" | "snapshot";
+  kind: "relocate" | "snapshot" | "save-modes";
   txid: string;
   restore: string;
   /** Paths saved in the trash, or what the snapshot covers. */

@@ -401,7 +401,7 @@ async function runProgram(argv: Arg[], st: State, line: Line, text: string): Pro
   for (const e of effects) {
     const targets = [...e.targets];
     if (p.stdinList && e.kind !== "exec" && e.kind !== "git") targets.push({ raw: "(stdin)", unresolved: "stdin" });
-    pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: e.kind, targets, git: e.git, text });
+    pushOp(line, inner, { program, argv: p.argv.map((a) => a.value), kind: e.kind, targets, git: e.git, text, ...(e.recursive ? { recursive: true } : {}) });
   }
   if (result.unknownEffect) line.unknownEffect = true;
   return program;
@@ -513,7 +513,7 @@ const escapeLiteral = (s: string) => s.replace(/[*?[\]{}(),\\~!@+]/g, (c) => `\\
 function resolveArg(a: Arg, st: State, ws: Workspace): Target {
   if (a.unresolved) return { raw: a.value, unresolved: a.unresolved };
   if (!st.cwd && !isAbsolute(a.value)) return { raw: a.value, unresolved: "cwd" };
-  const t = resolveTarget(a.value, st.cwd ?? "/");
+  const t = resolveTarget(a.value, st.cwd ?? "/", ws.realDirs);
   if (t.path) t.place = placeOf(t.path, ws);
   return t;
 }

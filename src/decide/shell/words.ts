@@ -96,6 +96,15 @@ function add(node: Node, env: WordEnv, b: Builder, inDouble: boolean): void {
     case "simple_expansion":
     case "expansion": {
       const name = variableName(node);
+      const withDefault = node.type === "expansion" ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)-([A-Za-z0-9_.\/~+@%,=:-]*)\}$/.exec(node.text) : null;
+      if (withDefault) {
+        // ${NAME:-default}: guard knows NAME (set or set empty) or it does not know what the shell sees.
+        const known = env.vars.get(withDefault[1]!);
+        if (known === undefined || (!inDouble && /[\s*?[\]{}]/.test(known))) return b.fail("variable");
+        b.expanded = true;
+        b.quoted(known === "" && withDefault[2] === ":" ? withDefault[3]! : known);
+        return;
+      }
       if (name === undefined) {
         b.fail("expansion");
         for (const sub of substitutionsIn(node)) b.substitutions.push(sub);
@@ -116,10 +125,14 @@ function add(node: Node, env: WordEnv, b: Builder, inDouble: boolean): void {
       return;
     }
     case "command_substitution":
-    case "process_substitution":
-      b.fail("command-substitution");
+    case "process_substitution": {
+      // `$(echo WORD)`: its output is WORD (the substitution still runs, and is walked).
+      const echoed = node.type === "command_substitution" ? /^(?:\$\(|`)\s*echo\s+([A-Za-z0-9_.\/:=+@%,-]+)\s*(?:\)|`)$/.exec(node.text) : null;
+      if (echoed) b.unquoted(echoed[1]!);
+      else b.fail("command-substitution");
       b.substitutions.push(node);
       return;
+    }
     case "arithmetic_expansion":
     case "brace_expression":
       if (node.type === "brace_expression") {

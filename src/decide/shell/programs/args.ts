@@ -11,6 +11,8 @@ export interface Effect {
   kind: OperationKind;
   targets: Target[];
   git?: GitDetail;
+  /** permissions: the change reaches everything below the targets (-R). */
+  recursive?: boolean;
 }
 
 export interface InterpretContext {

@@ -3,6 +3,8 @@ import { awk, perl, sed } from "./editors.ts";
 import { docker, dockerCompose, dropdb, helm, kubectl, redisCli, terraform } from "./external.ts";
 import { cp, create, curl, dd, disk, install, ln, mv, remove, rsync, shred, tee, truncate, wget } from "./files.ts";
 import { find } from "./find.ts";
+import { tar, unzip } from "./archive.ts";
+import { chmodLike, setfacl } from "./perms.ts";
 import { git } from "./git.ts";
 
 /** Programs whose effect on files guard models, by name (after wrappers and the directory part). */
@@ -27,6 +29,12 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   touch: create,
   mkdir: create,
   find,
+  tar,
+  unzip,
+  chmod: chmodLike,
+  chown: chmodLike,
+  chgrp: chmodLike,
+  setfacl,
   rsync,
   git,
   docker,

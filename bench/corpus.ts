@@ -1,0 +1,223 @@
+#!/usr/bin/env bun
+/**
+ * The real-project corpus: projects guard was never tuned on, brought in through their registries at
+ * pinned versions, each copied into a fresh git repository under the git-ignored bench/.work/corpus/.
+ * For each: does `guard index` + `guard evidence` succeed, what share of the passing tests has evidence,
+ * what recording costs against a plain run of the same suite, and how long `guard check` takes on a
+ * one-function edit (first answer, cached answer, and right after a commit).
+ *
+ *   bun bench/corpus.ts                 every project → bench/results/corpus.md
+ *   bun bench/corpus.ts toolz idna      only those (their rows replace the old ones)
+ *
+ * Uses the compiled dist/guard (build it first) and a GUARD_HOME of its own under bench/.work/corpus/.
+ * JavaScript runners come from the tests' runner cache (test/evidence/runners.ts), linked in.
+ * Never uses click, Jinja2 or ufo (kept for independent evaluation).
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpus, hostname, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { jsRunners } from "../test/evidence/runners.ts";
+
+const WORK = join(import.meta.dir, ".work", "corpus");
+const GUARD = join(import.meta.dir, "..", "dist", "guard");
+const RESULTS = join(import.meta.dir, "results", "corpus.md");
+const ENV: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  GUARD_HOME: join(WORK, "guard-home"),
+  GUARD_EVIDENCE_REFRESH: "0",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.invalid",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.invalid",
+};
+mkdirSync(WORK, { recursive: true });
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  ms: number;
+}
+function run(cmd: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 900_000): Run {
+  const t = performance.now();
+  const p = Bun.spawnSync(cmd, { cwd, env: { ...ENV, ...env }, stdout: "pipe", stderr: "pipe", timeout: timeoutMs });
+  return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString(), ms: performance.now() - t };
+}
+function must(cmd: string[], cwd: string): string {
+  const r = run(cmd, cwd);
+  if (r.code !== 0) throw new Error(`${cmd.join(" ")} exited ${r.code}: ${(r.out + r.err).trim().split("\n").slice(-3).join(" | ")}`);
+  return r.out;
+}
+
+type Ecosystem = "python" | "js" | "go";
+interface CorpusProject {
+  name: string;
+  version: string;
+  ecosystem: Ecosystem;
+  /** What kind of suite it is (for the table). */
+  style: string;
+  /** Unpack the project into `dir` (empty). */
+  fetch(dir: string): void;
+  /** The plain suite, as the project runs it. */
+  plain: string[];
+  /** A source file and a line inside one of its functions, where a comment is appended. */
+  edit: { file: string; anchor: string };
+}
+
+function pypi(name: string, version: string, style: string, edit: CorpusProject["edit"], plain = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]): CorpusProject {
+  return {
+    name, version, ecosystem: "python", style, plain, edit,
+    fetch(dir) {
+      const dl = join(WORK, "downloads");
+      mkdirSync(dl, { recursive: true });
+      const want = (f: string) => f.toLowerCase().replace(/_/g, "-").startsWith(`${name.toLowerCase()}-${version}`) && f.endsWith(".tar.gz");
+      if (!readdirSync(dl).some(want)) must(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", `${name}==${version}`, "-d", dl], dl);
+      must(["tar", "xzf", join(dl, readdirSync(dl).find(want)!), "-C", dir, "--strip-components=1"], dir);
+      // Source layouts are tested from the checkout, as `pip install -e .` would give.
+      if (existsSync(join(dir, "src"))) writeFileSync(join(dir, "conftest.py"), `import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))\n`);
+    },
+  };
+}
+
+function npm(name: string, version: string, style: string, edit: CorpusProject["edit"], plain: string[]): CorpusProject {
+  return {
+    name, version, ecosystem: "js", style, plain, edit,
+    fetch(dir) {
+      const dl = join(WORK, "downloads");
+      mkdirSync(dl, { recursive: true });
+      const tgz = must(["npm", "pack", "-q", `${name}@${version}`], dl).trim().split("\n").at(-1)!;
+      must(["tar", "xzf", join(dl, tgz), "-C", dir, "--strip-components=1"], dir);
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      // Runtime dependencies from npm (the suites are node:test, which needs no runner package);
+      // a package without any links the tests' runner cache instead.
+      if (Object.keys(pkg.dependencies ?? {}).length > 0) must(["npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"], dir);
+      else symlinkSync(jsRunners(), join(dir, "node_modules"));
+    },
+  };
+}
+
+function goModule(path: string, version: string, style: string, edit: CorpusProject["edit"]): CorpusProject {
+  return {
+    name: path.split("/").slice(1).join("/"), version, ecosystem: "go", style, plain: ["go", "test", "-count=1", "./..."], edit,
+    fetch(dir) {
+      const info = JSON.parse(must(["go", "mod", "download", "-json", `${path}@${version}`], WORK)) as { Dir: string };
+      cpSync(info.Dir, dir, { recursive: true });
+      must(["chmod", "-R", "u+w", dir], dir);
+      if (!existsSync(join(dir, "go.mod"))) must(["go", "mod", "init", path], dir);
+    },
+  };
+}
+
+export const CORPUS: CorpusProject[] = [
+  pypi("toolz", "1.0.0", "pytest functions inside the package (toolz/tests)", { file: "toolz/itertoolz.py", anchor: "    return filterfalse(predicate, seq)" }),
+  pypi("more-itertools", "10.5.0", "unittest classes (tests/)", { file: "more_itertools/more.py", anchor: "        return item" }),
+  pypi("idna", "3.10", "unittest classes, large data tables", { file: "idna/core.py", anchor: "    return intranges_contain(ord(cp), idnadata.scripts[script])" }),
+  pypi("pyflakes", "3.2.0", "unittest classes inside the package, many small cases", { file: "pyflakes/api.py", anchor: "    return len(w.messages)" }),
+  pypi("six", "1.16.0", "one flat module and one test file", { file: "six.py", anchor: "    return func" }),
+  npm("@fastify/error", "4.3.0", "node:test, CommonJS", { file: "index.js", anchor: "  return `${this.name} [${this.code}]: ${this.message}`" }, ["node", "--test", "test/"]),
+  npm("@fastify/merge-json-schemas", "0.2.2", "node:test, 40 test files", { file: "index.js", anchor: "    return additionalItems" }, ["node", "--test", "test/"]),
+  npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, ["node", "--test", "test/"]),
+  npm("@fastify/forwarded", "3.1.2", "node:test, one file", { file: "index.js", anchor: "    return parse(header, socketAddr)" }, ["node", "--test", "test/"]),
+  npm("fastify-plugin", "6.0.1", "node:test, helpers in lib/", { file: "lib/getPluginName.js", anchor: "  return basename(fileName, extname(fileName))" }, ["node", "--test", "test/"]),
+  goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }),
+  goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }),
+  goModule("github.com/cespare/xxhash/v2", "v2.3.0", "table tests, build tags", { file: "xxhash.go", anchor: "\treturn NewWithSeed(0)" }),
+  goModule("github.com/google/btree", "v1.1.3", "generics, large randomized tests", { file: "btree_generic.go", anchor: "\treturn t.root.get(key)" }),
+  goModule("github.com/hashicorp/go-version", "v1.9.0", "table tests, constraints", { file: "version.go", anchor: "\treturn v.Compare(o) == 0" }),
+];
+
+interface Row {
+  project: CorpusProject;
+  init: string;
+  tests?: number;
+  passing?: number;
+  withEvidence?: number;
+  plainMs?: number;
+  evidenceMs?: number;
+  checkMs?: number;
+  cachedMs?: number;
+  afterCommitMs?: number;
+  level?: string;
+  selected?: string;
+  note?: string;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const comment = (eco: Ecosystem) => (eco === "python" ? "  # corpus edit" : "  // corpus edit");
+
+function measure(p: CorpusProject): Row {
+  const dir = join(WORK, p.name.replace(/[@/]/g, "_"));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  p.fetch(dir);
+  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.guard/\n");
+  must(["git", "init", "-q", "-b", "main"], dir);
+  must(["git", "add", "-A"], dir);
+  must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
+  const row: Row = { project: p, init: "ok" };
+  row.plainMs = run(p.plain, dir).ms;
+  const index = run([GUARD, "index", "--json"], dir);
+  if (index.code !== 0) return { ...row, init: `index failed: ${(index.err || index.out).trim().split("\n")[0]}` };
+  const ev = run([GUARD, "evidence", "--json"], dir);
+  row.evidenceMs = ev.ms;
+  let report: { ok?: boolean; data?: { tests?: { total: number; passed: number }; withoutEvidence?: string[] }; error?: { message: string } } = {};
+  try {
+    report = JSON.parse(ev.out);
+  } catch {
+    return { ...row, init: `evidence failed: ${(ev.err || ev.out).trim().split("\n")[0]?.slice(0, 160)}` };
+  }
+  if (!report.data?.tests) return { ...row, init: `evidence failed: ${report.error?.message ?? "no report"}` };
+  row.tests = report.data.tests.total;
+  row.passing = report.data.tests.passed;
+  row.withEvidence = row.passing - (report.data.withoutEvidence?.length ?? 0);
+  if (report.ok === false) row.init = "evidence self-check failed";
+
+  // One-function edit: a comment at the end of a line inside a function.
+  const file = join(dir, p.edit.file);
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(p.edit.anchor)) return { ...row, note: `edit anchor not found in ${p.edit.file}` };
+  writeFileSync(file, text.replace(p.edit.anchor, p.edit.anchor + comment(p.ecosystem)));
+  const first = run([GUARD, "check", "--json"], dir);
+  const sel = JSON.parse(first.out).data as { level: string; tests: unknown[]; estimate: { totalTests: number } };
+  row.level = sel.level;
+  row.selected = `${sel.tests.length} / ${sel.estimate.totalTests}`;
+  const uncached: number[] = [first.ms];
+  // A new edit each time defeats the cache; the cached figure repeats the same tree.
+  for (let i = 1; i < 5; i++) {
+    writeFileSync(file, text.replace(p.edit.anchor, p.edit.anchor + comment(p.ecosystem) + i));
+    uncached.push(run([GUARD, "check", "--json"], dir).ms);
+  }
+  row.checkMs = median(uncached);
+  row.cachedMs = median([0, 1, 2, 3, 4].map(() => run([GUARD, "check", "--json"], dir).ms));
+  must(["git", "commit", "-qam", "corpus edit"], dir);
+  writeFileSync(file, readFileSync(file, "utf8").replace(p.edit.anchor, `${p.edit.anchor} `));
+  row.afterCommitMs = run([GUARD, "check", "--json"], dir).ms;
+  return row;
+}
+
+const only = process.argv.slice(2);
+const chosen = only.length ? CORPUS.filter((p) => only.some((o) => p.name.startsWith(o))) : CORPUS;
+const rows: Row[] = [];
+for (const p of chosen) {
+  process.stderr.write(`corpus: ${p.name} ${p.version}\n`);
+  try {
+    rows.push(measure(p));
+  } catch (e) {
+    rows.push({ project: p, init: `set-up failed: ${e instanceof Error ? e.message.split("\n")[0]!.slice(0, 160) : e}` });
+  }
+}
+
+const s = (ms?: number) => (ms === undefined ? "—" : ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const line = (r: Row) =>
+  `| ${r.project.name} ${r.project.version} | ${r.project.ecosystem} | ${r.project.style} | ${r.init} | ${r.passing ?? "—"} / ${r.tests ?? "—"} | ${r.withEvidence === undefined ? "—" : `${r.withEvidence} (${((100 * r.withEvidence) / Math.max(1, r.passing!)).toFixed(1)}%)`} | ${s(r.plainMs)} | ${s(r.evidenceMs)}${r.plainMs && r.evidenceMs ? ` (${(r.evidenceMs / r.plainMs).toFixed(1)}×)` : ""} | ${r.level ?? "—"} ${r.selected ?? ""} | ${s(r.checkMs)} | ${s(r.cachedMs)} | ${s(r.afterCommitMs)} |${r.note ? ` ${r.note}` : ""}`;
+const HEADER = "| project | eco | suite | guard index + evidence | passing / tests | passing with evidence | plain suite | guard evidence | level, selected on a one-function edit | guard check | cached | after a commit |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8").split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| project") && !rows.some((r) => l.startsWith(`| ${r.project.name} `))) : [];
+const order = (l: string) => CORPUS.findIndex((p) => l.startsWith(`| ${p.name} `));
+const body = [...old, ...rows.map(line)].sort((a, b) => order(a) - order(b));
+mkdirSync(dirname(RESULTS), { recursive: true });
+const notes = existsSync(RESULTS) && readFileSync(RESULTS, "utf8").includes("\n## Notes") ? readFileSync(RESULTS, "utf8").slice(readFileSync(RESULTS, "utf8").indexOf("\n## Notes")) : "";
+writeFileSync(
+  RESULTS,
+  `# Real-project corpus (bench/corpus.ts)\n\nLast run: ${hostname()}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" / ")}, ${new Date().toISOString().slice(0, 16)} UTC; compiled dist/guard. Wall times are single runs except guard check (median of 5 edits) and its cached figure (median of 5).\n\n${HEADER}\n${body.join("\n")}\n${notes}`,
+);
+console.log(readFileSync(RESULTS, "utf8"));
