@@ -8,7 +8,7 @@ import { languageForPath, type LanguageId } from "../code/parser.ts";
 import { link, signature, type FileRecords, type IndexedFile } from "../code/resolve/link.ts";
 import type { RepoView } from "../code/resolve/repo-view.ts";
 import { headSha } from "../repo/git.ts";
-import { blobSha, decodeSource, listFiles, looksBinary, type SkippedFile } from "../repo/files.ts";
+import { blobSha, decodeSource, divergedFromHead, listFiles, looksBinary, readBlob, type SkippedFile } from "../repo/files.ts";
 import type { Graph } from "./client.ts";
 import { diffGraph, snapshotOf, type GraphSnapshot } from "./diff.ts";
 import { STATE_VERSION, readIndexCache, readIndexState, withIndexLock, writeIndexState, type FileContribution, type FileState, type IndexCache, type IndexSummary } from "./index-state.ts";
@@ -56,6 +56,8 @@ export interface IndexReport {
   parser: "worker" | "in-process" | "none";
   /** Milliseconds since the start at the end of each phase: list, state, cache, parse, link, diff, write, save. */
   phases: Record<string, number>;
+  /** Files with uncommitted edits, indexed as HEAD has them (the base every change is compared against). */
+  atHead: number;
 }
 
 /** Racy-git: a file modified within this window of the last index is re-hashed even if its stat matches. */
@@ -118,13 +120,50 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
 
   // 1. Which files changed: a matching stat fingerprint (outside the racy window) means unchanged;
   //    otherwise the content is hashed, and only a new hash means re-parsing.
-  const skipped: SkippedFile[] = [...listing.skipped];
+  //    A file whose working tree (or index) differs from HEAD is indexed as HEAD has it: the graph is the
+  //    base the change is sliced against, so an edit never makes it stale and a commit moves it forward.
+  let skipped: SkippedFile[] = [...listing.skipped];
   const fileStates: Record<string, FileState> = {};
   const toParse: { path: string; bytes: Uint8Array }[] = [];
   const racyBefore = (prevState?.indexedAt ?? 0) - RACY_MS;
   let statsMoved = false;
+  const atHead = head ? divergedFromHead(root, isIndexed) : new Map<string, { sha: string; mode: string }>();
+  const headBytes = new Map<string, Uint8Array>();
+  const readHead = (p: string, sha: string): Uint8Array | undefined => {
+    if (!headBytes.has(p)) {
+      const b = readBlob(root, sha);
+      if (b) headBytes.set(p, b);
+    }
+    return headBytes.get(p);
+  };
+  const listed = new Set(listing.files.map((f) => f.path));
+  for (const [p, h] of atHead) {
+    if (listed.has(p) || (h.mode !== "100644" && h.mode !== "100755")) continue;
+    // Deleted (or no longer a regular file) in the working tree, still at HEAD.
+    skipped = skipped.filter((s) => s.path !== p);
+    listing.all.add(p);
+    listing.files.push({ path: p, size: 0, mtimeMs: -1, ino: -1 });
+  }
+  listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const f of listing.files) {
     const prev = prevState?.files[f.path];
+    const h = atHead.get(f.path);
+    if (h) {
+      statsMoved = true;
+      if (prev && prev.sha === h.sha) {
+        // The stat fields never match a file on disk, so the next run looks at the file again.
+        fileStates[f.path] = { sha: h.sha, size: prev.size, mtimeMs: -1, ino: -1 };
+        continue;
+      }
+      const bytes = readHead(f.path, h.sha);
+      if (!bytes || looksBinary(bytes)) {
+        skipped.push({ path: f.path, reason: bytes ? "binary" : "missing" });
+        continue;
+      }
+      fileStates[f.path] = { sha: h.sha, size: bytes.length, mtimeMs: -1, ino: -1 };
+      toParse.push({ path: f.path, bytes });
+      continue;
+    }
     if (prev && prev.size === f.size && prev.mtimeMs === f.mtimeMs && prev.ino === f.ino && f.mtimeMs < racyBefore) {
       fileStates[f.path] = prev;
       continue;
@@ -153,14 +192,14 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   if (inSync && samePaths && toParse.length === 0 && prevState!.configHash === configHash && meta?.head === head) {
     if (statsMoved) writeIndexState(root, { ...prevState!, files: fileStates });
     phase("parse");
-    return report(root, graph.name, false, head, paths.length, 0, 0, prevState!.summary, skipped, [], ZERO_CHANGES, t0, 0, phases);
+    return { ...report(root, graph.name, false, head, paths.length, 0, 0, prevState!.summary, skipped, [], ZERO_CHANGES, t0, 0, phases), atHead: atHead.size };
   }
 
   // 3. Parse what changed; take the rest from the cache (or parse it too when the cache is gone).
   const cache = prevState ? readIndexCache(root, prevState.cacheId) : undefined;
   phase("cache");
   const parseSet = new Map(toParse.map((t) => [t.path, t.bytes]));
-  for (const p of paths) if (!parseSet.has(p) && !cache?.extracts[p]) parseSet.set(p, readFileSync(join(root, p)));
+  for (const p of paths) if (!parseSet.has(p) && !cache?.extracts[p]) parseSet.set(p, atHead.has(p) ? readHead(p, atHead.get(p)!.sha)! : readFileSync(join(root, p)));
   const files = new Map<string, IndexedFile>();
   const warnings: IndexProblem[] = [];
   const reparsed: string[] = [];
@@ -258,7 +297,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     edgesUpdated: diff.updateEdges.length,
     edgesDeleted: diff.deleteEdges.length,
   };
-  return report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none");
+  return { ...report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none"), atHead: atHead.size };
 }
 
 const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
@@ -311,7 +350,7 @@ function report(
   parseSeconds: number,
   phases: Record<string, number>,
   parser: IndexReport["parser"] = "none",
-): IndexReport {
+): Omit<IndexReport, "atHead"> {
   return {
     root,
     graph,

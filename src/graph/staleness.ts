@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { INDEXED_LANGUAGES } from "../code/extract/index.ts";
 import { languageForPath } from "../code/parser.ts";
 import { gitRaw, headSha, splitZ } from "../repo/git.ts";
@@ -11,7 +13,7 @@ export interface Staleness {
   changed: number;
   /** Source files at HEAD the graph does not have. */
   missing: number;
-  /** Files in the graph that HEAD does not have (deleted, or not committed yet). */
+  /** Files in the graph that neither HEAD nor the working tree has (new files not committed yet are expected). */
   extra: number;
   /** Whether the graph is behind HEAD at all. */
   stale: boolean;
@@ -50,6 +52,6 @@ export async function stalenessVsHead(root: string, graph: Graph, indexedHead: s
       if (examples.length < 5) examples.push(`${p} (changed)`);
     }
   }
-  for (const p of inGraph.keys()) if (!atHead.has(p)) extra++;
+  for (const p of inGraph.keys()) if (!atHead.has(p) && !existsSync(join(root, p))) extra++;
   return { head, indexedHead, changed, missing, extra, stale: changed + missing + extra > 0 || indexedHead !== head, examples };
 }

@@ -24,9 +24,11 @@ export interface GateTestRun {
 export async function runSelectedTests(root: string, opts: { staged?: boolean; timeoutMs?: number } = {}): Promise<GateTestRun> {
   const { runSelection } = await import("../act/runners/run-selection.ts");
   const { formatRun } = await import("../report/test-run.ts");
-  const r = await runSelection(root, { staged: opts.staged, stream: false, timeoutMs: opts.timeoutMs ?? 10 * 60_000 });
+  const r = await runSelection(root, { staged: opts.staged, stream: false, timeoutMs: opts.timeoutMs ?? 10 * 60_000, onlyIntroduced: true });
   const s = r.summary;
-  const failed = [...new Set(s.results.filter((t) => t.outcome === "failed").map((t) => t.id))].sort();
+  // Only the failures the change introduced count; those already failing at the base are reported, not blocked on.
+  const pre = new Set([...(s.preexisting?.already ?? []), ...(s.preexisting?.quarantined ?? [])]);
+  const failed = [...new Set(s.results.filter((t) => t.outcome === "failed" && !pre.has(t.id)).map((t) => t.id))].sort();
   const base = { level: s.level, passed: s.passed, failed, durationMs: s.durationMs, selected: s.selected, total: s.total };
   if (r.run.plans.length === 0) {
     const noTests = s.runAll;
@@ -34,7 +36,8 @@ export async function runSelectedTests(root: string, opts: { staged?: boolean; t
     return { ...base, passed: true, noTests, report: summary, summary };
   }
   const what = s.runAll ? "selection: run-all" : `selection: ${s.level}, ${s.selected} of ${s.total} tests`;
-  return { ...base, report: formatRun(s), summary: `tests passed (${what}, ${s.durationMs} ms)` };
+  const already = s.preexisting ? `; ${pre.size} already failing at ${s.preexisting.base.slice(0, 12) || "the base"} or quarantined, not caused by this change` : "";
+  return { ...base, report: formatRun(s), summary: `tests passed (${what}, ${s.durationMs} ms${already})` };
 }
 
 /** A stable key for "the same failure": the failing ids, or the report below its first line (which holds the timing) when none could be named. */

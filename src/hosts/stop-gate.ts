@@ -20,6 +20,8 @@ interface StopState {
   session?: string;
   /** Blocked stops in a row on `lastRed.failureKey`. */
   consecutiveBlocks: number;
+  /** The failure set guard stopped blocking on (after LOOP_LIMIT blocks, or the host's loop signal): not blocked on again. */
+  released?: string;
 }
 
 const statePath = (root: string) => join(root, ".guard", "stop-gate.json");
@@ -41,6 +43,7 @@ function load(root: string): StopState {
     lastGreen: str(s.lastGreen),
     greenLevel: str(s.greenLevel),
     session: str(s.session),
+    released: str(s.released),
     ...(redOk ? { lastRed: red } : {}),
     consecutiveBlocks: redOk && typeof blocks === "number" && Number.isInteger(blocks) && blocks >= 0 ? blocks : 0,
   };
@@ -111,6 +114,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
   if (state.lastRed?.fingerprint === fingerprint) {
     if (input.stopHookActive) {
       state.consecutiveBlocks = 0;
+      state.released = state.lastRed.failureKey;
       save(root, state);
       return release(`the agent stopped again without changing anything after guard reported failing tests:\n${state.lastRed.report}`, state, true, level);
     }
@@ -124,6 +128,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
       state.lastGreen = fingerprint;
       state.greenLevel = result.level;
       state.lastRed = undefined;
+      state.released = undefined;
       state.consecutiveBlocks = 0;
       // The tests passed: that is the decision, whether or not guard can remember it (a full disk only costs the cache).
       const unrecorded = trySave(root, state);
@@ -134,10 +139,19 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
     failureKey = keyOf(result);
   }
 
-  state.consecutiveBlocks = state.lastRed?.failureKey === failureKey ? state.consecutiveBlocks + 1 : 1;
+  const previousKey = state.lastRed?.failureKey;
   state.lastRed = { fingerprint, failureKey, report, failed, level };
+  if (state.released === failureKey) {
+    // Released once on this very failure set: blocking again would only start the loop over.
+    state.consecutiveBlocks = 0;
+    save(root, state);
+    return release(`guard already let the agent stop on these failing tests; they still fail:\n${report}`, state, !ran, level, durationMs);
+  }
+  state.released = undefined;
+  state.consecutiveBlocks = previousKey === failureKey ? state.consecutiveBlocks + 1 : 1;
   if (state.consecutiveBlocks > LOOP_LIMIT) {
     state.consecutiveBlocks = 0;
+    state.released = failureKey;
     save(root, state);
     return release(`guard blocked ${LOOP_LIMIT} stops in a row on the same failing tests and now lets the agent stop; the tests still fail:\n${report}`, state, !ran, level, durationMs);
   }

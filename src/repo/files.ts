@@ -125,3 +125,29 @@ export function decodeSource(bytes: Uint8Array): { text: string; valid: boolean 
     return { text: lossy.decode(bytes), valid: false };
   }
 }
+
+/**
+ * Paths whose working tree or index differs from HEAD, with their blob at HEAD: what the graph holds for
+ * them (the working tree is always sliced against its base). Files HEAD does not have are left out.
+ * Empty for a repository without commits.
+ */
+export function divergedFromHead(root: string, want: (path: string) => boolean = () => true): Map<string, { sha: string; mode: string }> {
+  const out = new Map<string, { sha: string; mode: string }>();
+  const r = gitRaw(["diff", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "HEAD", "--"], root);
+  if (r.code !== 0) return out;
+  const parts = splitZ(r.stdout);
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    // ":<old mode> <new mode> <old sha> <new sha> <status>"
+    const [oldMode, , oldSha, , status] = parts[i]!.slice(1).split(" ");
+    const path = parts[i + 1]!;
+    if (status === "A" || !oldSha || /^0+$/.test(oldSha) || !want(path)) continue;
+    out.set(path, { sha: oldSha, mode: oldMode! });
+  }
+  return out;
+}
+
+/** A blob's bytes by its id (undefined when git does not have it). */
+export function readBlob(root: string, sha: string): Uint8Array | undefined {
+  const p = Bun.spawnSync(["git", "cat-file", "blob", sha], { cwd: root, stdout: "pipe", stderr: "ignore", env: { ...process.env, LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" } });
+  return p.exitCode === 0 ? new Uint8Array(p.stdout) : undefined;
+}

@@ -17,6 +17,7 @@ export function formatIndex(r: IndexReport): string {
       ? "  graph   up to date (nothing written)"
       : `  graph   ${n(c.nodesCreated)} nodes added, ${n(c.nodesUpdated)} updated, ${n(c.nodesDeleted)} removed; ${n(c.edgesCreated)} edges added, ${n(c.edgesUpdated)} updated, ${n(c.edgesDeleted)} removed`,
   );
+  if (r.atHead > 0) lines.push(`  edits   ${n(r.atHead)} file${r.atHead === 1 ? "" : "s"} with uncommitted edits indexed as committed at HEAD (the base changes are compared against)`);
   if (r.skipped.length > 0) {
     const by = new Map<string, number>();
     for (const s of r.skipped) by.set(s.reason, (by.get(s.reason) ?? 0) + 1);

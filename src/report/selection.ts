@@ -81,3 +81,11 @@ export function formatExplain(s: Selection, query: string): { text: string; sele
 export async function emit(text: string): Promise<void> {
   await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
 }
+
+/**
+ * `guard check --list`: one selected test per line as its runner names it (pytest node ids pipe straight
+ * into `python -m pytest`), each once, the whole suite's on run-all; nothing at all for an empty selection.
+ */
+export function formatList(s: Selection): string {
+  return [...new Set(s.tests.map((t) => t.selector))].join("\n");
+}

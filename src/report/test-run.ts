@@ -18,6 +18,8 @@ export interface RunSummary {
   shadow?: { misses: string[]; fullFailed: number; durationMs: number };
   fault?: string;
   periodic?: string;
+  /** Failures that were there before the change (at `base`) or are quarantined: they do not fail a gate. */
+  preexisting?: { base: string; already: string[]; quarantined: string[] };
 }
 
 export const MAX_REPORT_LINES = 30;
@@ -27,16 +29,22 @@ export function formatRun(r: RunSummary): string {
   const passedN = r.results.filter((t) => t.outcome === "passed").length;
   const lines: string[] = [];
   const what = r.runAll ? `full suite (selection: run-all)` : `${r.level}, ${r.selected} of ${r.total} tests`;
-  lines.push(`guard run: ${what}: ${passedN} passed, ${failed.length} failed (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
+  const none = r.passed && failed.length > 0 ? ", none of them introduced by the change" : "";
+  lines.push(`guard run: ${what}: ${passedN} passed, ${failed.length} failed${none} (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
   if (r.fault) lines.push(`  full suite because: ${r.fault}`);
   if (r.periodic) lines.push(`  periodic full run: ${r.periodic}`);
   for (const p of r.problems) lines.push(`  problem: ${p}`);
   for (const n of (r.notes ?? []).slice(0, 2)) lines.push(`  note: ${n.slice(0, 200)}`);
   const room = MAX_REPORT_LINES - lines.length - 6;
   let used = 0;
-  for (const f of failed) {
+  const pre = r.preexisting;
+  const mark = (id: string) =>
+    pre?.already.includes(id) ? ` (already failing at ${pre.base.slice(0, 12)})` : pre?.quarantined.includes(id) ? " (quarantined: select.knownFailing)" : "";
+  // The failures the change introduced first.
+  const ordered = [...failed].sort((a, b) => Number(mark(a.id) !== "") - Number(mark(b.id) !== ""));
+  for (const f of ordered) {
     if (used + 2 > room) break;
-    lines.push(`FAIL ${f.id}`);
+    lines.push(`FAIL ${f.id}${mark(f.id)}`);
     used++;
     if (f.message) {
       lines.push(`    ${f.message.replace(/\s+/g, " ").slice(0, 160)}`);

@@ -83,6 +83,8 @@ export const ConfigSchema = strict({
       trust: v.optional(strict({ subset: v.optional(fraction()), medium: v.optional(fraction()) })),
       fullRunEvery: v.optional(positiveInt("whole number of runs (0 = never)")),
       fullRunHours: v.optional(positiveInt("whole number of hours (0 = never)")),
+      /** Quarantine: test ids (as `guard check --json` names them) whose failures never block a gate. */
+      knownFailing: v.optional(v.array(str("a test id"), "expected a list of test ids")),
       /** Re-record stale evidence in the background after runs on a clean tree (default true). */
       refreshEvidence: v.optional(v.boolean("expected true or false")),
     }),
@@ -108,7 +110,7 @@ export type Config = v.InferOutput<typeof ConfigSchema>;
 export const DEFAULTS = {
   gate: { graph: "always" as "always" | "never", requireApproval: false, tests: true, timeoutSeconds: 600, llm: { timeoutSeconds: 120, maxPartBytes: 60_000 } },
   engine: { backend: "embedded" as Backend, url: "redis://localhost:6379", idleTimeoutSeconds: 1800, queryTimeoutMs: 30000, connectTimeoutMs: 1000, dockerImage: "falkordb/falkordb:latest" },
-  select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0 },
+  select: { trust: { subset: 0.8, medium: 0.5 }, fullRunEvery: 0, fullRunHours: 0, knownFailing: [] as string[] },
   trash: { maxAgeDays: 14, maxBytes: 2 * 1024 ** 3 },
   leak: { exemptions: [] as string[] },
   why: {

@@ -40,7 +40,7 @@ export function ensureStateDir(root: string): string {
 }
 
 /** `.git/info/exclude` of the repository (of its common dir in a worktree), or undefined if git cannot say. */
-function excludeFile(root: string): string | undefined {
+export function excludeFile(root: string): string | undefined {
   const dotGit = join(root, ".git");
   try {
     if (statSync(dotGit).isDirectory()) return join(dotGit, "info", "exclude");

@@ -29,6 +29,15 @@ function changes(a: Keyed, b: Keyed) {
   const changed = [...b.keys()].filter((k) => a.has(k) && a.get(k) !== b.get(k)).sort();
   return { added, removed, changed };
 }
+/**
+ * The graph holds HEAD's version of every file (the base a change is sliced against): each edit here is
+ * committed before it is indexed, as a user's commit would be.
+ */
+async function indexCommitted(repo: string, graph: Graph, opts?: Parameters<typeof indexRepository>[2]) {
+  sh(["git", "add", "-A"], repo);
+  if (sh(["git", "status", "--porcelain"], repo).trim()) sh(["git", "commit", "-q", "-m", "edit"], repo);
+  return indexRepository(repo, graph, opts);
+}
 const NONE = { added: [], removed: [], changed: [] };
 const ZERO = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };
 
@@ -44,7 +53,7 @@ async function expectSameAsFull(repo: string, graph: Graph) {
 async function indexed() {
   const repo = buildFixture("python");
   const graph = engine.graph();
-  await indexRepository(repo, graph);
+  await indexCommitted(repo, graph);
   return { repo, graph, before: await snapshot(graph) };
 }
 
@@ -53,7 +62,7 @@ describe("incremental indexing", () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/util.py");
     writeFileSync(path, readFileSync(path, "utf8").replace("return max(low, min(high, value))", "return max(low, min(high, value + 0))"));
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.parsed).toBe(1);
     const after = await snapshot(graph);
     expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/util.py", "Function src/shop/util.py::clamp"] });
@@ -65,7 +74,7 @@ describe("incremental indexing", () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/plugins.py");
     writeFileSync(path, readFileSync(path, "utf8").replace("return load(name)", "return load(name) or Lazy.__getattr__(self, name)"));
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const after = await snapshot(graph);
     expect(changes(before.nodes, after.nodes).changed).toEqual(["File src/shop/plugins.py", "Function src/shop/plugins.py::Lazy.__getattr__"]);
     expect(changes(before.edges, after.edges)).toEqual({ added: ["CALLS src/shop/plugins.py::Lazy.__getattr__ -> src/shop/plugins.py::Lazy.__getattr__"], removed: [], changed: [] });
@@ -75,7 +84,7 @@ describe("incremental indexing", () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/plugins.py");
     writeFileSync(path, `${readFileSync(path, "utf8")}\n    def total(self):\n        return 0\n`);
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const after = await snapshot(graph);
     const e = changes(before.edges, after.edges);
     expect(e.added).toContain("CALLS tests/test_cart.py::TestTotals.test_total -> src/shop/plugins.py::Lazy.total");
@@ -86,7 +95,7 @@ describe("incremental indexing", () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/cart.py");
     writeFileSync(path, readFileSync(path, "utf8").replace("TAX = 0.2", "TAX = 0.25"));
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const after = await snapshot(graph);
     expect(changes(before.nodes, after.nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/cart.py", "Function src/shop/cart.py::<module>"] });
   });
@@ -94,7 +103,7 @@ describe("incremental indexing", () => {
   test("renaming a file moves exactly its nodes; callers into it keep their edges", async () => {
     const { repo, graph, before } = await indexed();
     sh(["git", "mv", "src/shop/plugins.py", "src/shop/loader.py"], repo);
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.parsed).toBe(1);
     const after = await snapshot(graph);
     const c = changes(before.nodes, after.nodes);
@@ -112,7 +121,7 @@ describe("incremental indexing", () => {
   test("deleting a file removes its nodes and every edge into or out of it", async () => {
     const { repo, graph, before } = await indexed();
     rmSync(join(repo, "tests/conftest.py"));
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.removed).toBe(1);
     expect(r.parsed).toBe(0);
     const after = await snapshot(graph);
@@ -133,7 +142,7 @@ describe("incremental indexing", () => {
     const { repo, graph, before } = await indexed();
     const path = join(repo, "src/shop/pricing/discount.py");
     writeFileSync(path, "from ..util import clamp\n");
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const after = await snapshot(graph);
     const e = changes(before.edges, after.edges);
     expect(e.removed).toContain("CALLS src/shop/cart.py::Cart.total -> src/shop/pricing/discount.py::apply_discount");
@@ -144,10 +153,10 @@ describe("incremental indexing", () => {
 
   test("indexing twice, and --full on an unchanged tree, write nothing", async () => {
     const { repo, graph, before } = await indexed();
-    const again = await indexRepository(repo, graph);
+    const again = await indexCommitted(repo, graph);
     expect([again.parsed, again.full]).toEqual([0, false]);
     expect(again.changes).toEqual(ZERO);
-    const full = await indexRepository(repo, graph, { full: true });
+    const full = await indexCommitted(repo, graph, { full: true });
     expect([full.parsed, full.full]).toEqual([full.files, true]);
     expect(full.changes).toEqual(ZERO);
     const after = await snapshot(graph);
@@ -158,7 +167,7 @@ describe("incremental indexing", () => {
   test("a graph that lost its data (or was written elsewhere) is rebuilt on the next run", async () => {
     const { repo, graph, before } = await indexed();
     await graph.delete();
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.full).toBe(true);
     expect(r.parsed).toBe(0); // extracts of unchanged files are reused; only the graph is rewritten
     const after = await snapshot(graph);
@@ -171,11 +180,11 @@ describe("incremental indexing", () => {
     rmSync(join(repo, ".guard/index/cache.json"));
     const path = join(repo, "src/shop/util.py");
     writeFileSync(path, readFileSync(path, "utf8").replace("return max(low, min(high, value))", "return max(low, min(high, value + 0))"));
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.parsed).toBe(r.files);
     expect(changes(before.nodes, (await snapshot(graph)).nodes)).toEqual({ added: [], removed: [], changed: ["File src/shop/util.py", "Function src/shop/util.py::clamp"] });
     writeFileSync(join(repo, ".guard/index/state.json"), "{ not json");
-    const again = await indexRepository(repo, graph);
+    const again = await indexCommitted(repo, graph);
     expect(again.changes).toEqual(ZERO);
     await expectSameAsFull(repo, graph);
   });
@@ -188,7 +197,7 @@ describe("incremental indexing", () => {
     const baseBytes = statSync(base).size;
     const util = join(repo, "src/shop/util.py");
     appendFileSync(util, "\n\ndef extra():\n    return clamp(1)\n");
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     expect(statSync(base).size).toBe(baseBytes);
     const lines = readFileSync(journal, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { extracts: Record<string, unknown> });
     expect(lines).toHaveLength(1);
@@ -197,14 +206,14 @@ describe("incremental indexing", () => {
     await expectSameAsFull(repo, graph);
     // The journal now holds most of this small repository: the next run folds it back into cache.json.
     appendFileSync(util, "\n\ndef more():\n    return extra()\n");
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     expect(existsSync(journal)).toBe(false);
     await expectSameAsFull(repo, graph);
 
     // A file that went away is a null entry.
     const other = await indexed();
     rmSync(join(other.repo, "tests/conftest.py"));
-    await indexRepository(other.repo, other.graph);
+    await indexCommitted(other.repo, other.graph);
     const removed = JSON.parse(readFileSync(join(other.repo, ".guard/index/cache.jsonl"), "utf8").trim()) as { extracts: Record<string, unknown> };
     expect(removed.extracts["tests/conftest.py"]).toBeNull();
     const again = await indexRepository(other.repo, other.graph);
@@ -217,17 +226,17 @@ describe("incremental indexing", () => {
     const journal = join(repo, ".guard/index/cache.jsonl");
     const util = join(repo, "src/shop/util.py");
     appendFileSync(util, "\n\ndef extra():\n    return clamp(1)\n");
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const state = JSON.parse(readFileSync(join(repo, ".guard/index/state.json"), "utf8")) as { cacheId: string };
     // A run that appended its line and stopped before writing its state; then a half-written line.
     appendFileSync(journal, `${JSON.stringify({ token: "stray", base: state.cacheId, extracts: { "src/shop/util.py": null }, contributions: {} })}\n{"token":"cut`);
     writeFileSync(util, readFileSync(util, "utf8").replace("return clamp(1)", "return clamp(2)"));
-    const r = await indexRepository(repo, graph);
+    const r = await indexCommitted(repo, graph);
     expect(r.parsed).toBe(1);
     await expectSameAsFull(repo, graph);
     // That run folded the journal back into cache.json rather than appending after the stray line.
     expect(existsSync(journal)).toBe(false);
-    const again = await indexRepository(repo, graph);
+    const again = await indexCommitted(repo, graph);
     expect([again.parsed, again.changes]).toEqual([0, ZERO]);
   });
 
@@ -240,11 +249,11 @@ describe("incremental indexing", () => {
     appendFileSync(path, "\n\ndef extra():\n    return clamp(1)\n");
     const t = join(repo, "tests/test_cart.py");
     writeFileSync(t, readFileSync(t, "utf8").replace("assert Cart().add(5).size == 1", "assert Cart().add(6).size == 1"));
-    await indexRepository(repo, graph, { full: true });
+    await indexCommitted(repo, graph, { full: true });
     const kept = await graph.roQuery("MATCH (:Function {id: 'src/shop/util.py::clamp'})-[c:COVERED_BY]->(t:Test {id: 'tests/test_cart.py::test_add'}) RETURN c.source AS s, t.duration_ms AS d");
     expect(kept.rows).toEqual([{ s: "coverage", d: 12 }]);
     writeFileSync(t, readFileSync(t, "utf8").replace("def test_add():", "def test_renamed():"));
-    await indexRepository(repo, graph);
+    await indexCommitted(repo, graph);
     const gone = await graph.roQuery("MATCH ()-[c:COVERED_BY]->() RETURN count(c) AS n");
     expect(gone.rows).toEqual([{ n: 0 }]);
   });

@@ -6,6 +6,7 @@ import { workerSocketPath } from "../../src/code/worker/paths.ts";
 import { indexRepository } from "../../src/graph/indexer.ts";
 import { guardHome } from "../../src/state/paths.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
+import { sh } from "../helpers/repo.ts";
 import { buildFixture, dumpGraph } from "./helpers.ts";
 
 let engine: TestEngine;
@@ -58,6 +59,8 @@ describe("indexing through the parse worker", () => {
     await Bun.sleep(2100); // past the racy-stat window, so only the edited file counts as changed
     const path = join(repo, "src/shop/util.py");
     writeFileSync(path, `${readFileSync(path, "utf8")}\n\ndef added(x):\n    return clamp(x, 0, 1)\n`);
+    // The graph holds HEAD's version: the edit is committed, as a user's would be.
+    sh(["git", "commit", "-qam", "edit"], repo);
     const r = await indexRepository(repo, graph);
     expect(r.parsed).toBe(1);
     expect(r.parser).toBe("worker");

@@ -275,10 +275,13 @@ describe("uninstall leaves no diff", () => {
     const root = makeRepo();
     const h = home();
     for (const host of HOSTS) installHost(host, { root, home: h });
-    const status = () => Bun.spawnSync(["git", "status", "--porcelain"], { cwd: root, stdout: "pipe" }).stdout.toString();
-    expect(status()).not.toBe("");
+    const status = (...extra: string[]) => Bun.spawnSync(["git", "status", "--porcelain", ...extra], { cwd: root, stdout: "pipe" }).stdout.toString();
+    // What guard created is there, kept out of git (.git/info/exclude) so it changes no test selection.
+    expect(status()).toBe("");
+    expect(status("--ignored").split("\n").filter((l) => l && l !== "!! .guard/").length).toBeGreaterThan(0);
     for (const host of HOSTS) uninstallHost(host, { root, home: h });
     expect(status()).toBe("");
+    expect(status("--ignored").split("\n").filter((l) => l && l !== "!! .guard/")).toEqual([]);
     expect(hostStatus(root, h).filter((s) => s.detected.length > 0).map((s) => s.id)).toEqual([]);
   });
 

@@ -81,7 +81,9 @@ export const goTest: Runner = {
     return [...results.values()];
   },
   reproduce(_root, failed) {
-    const dirs = [...new Set(failed.map((f) => (f.file === "." ? "." : `./${f.file}`)))];
+    // A package, never a file: results named after the graph's tests carry their _test.go file.
+    const pkg = (file: string) => (file.endsWith(".go") ? (file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".") : file);
+    const dirs = [...new Set(failed.map((f) => pkg(f.file)).map((d) => (d === "." ? "." : `./${d}`)))];
     return `go test -run ${shellQuote(exactPattern(failed.slice(0, 5).map((f) => f.name)))} ${dirs.join(" ")}`;
   },
 };

@@ -9,11 +9,15 @@ import { treeFingerprint } from "../../decide/select/fingerprint.ts";
 import { headSha } from "../../repo/git.ts";
 import { appendEvent } from "../../state/events.ts";
 import type { RunSummary } from "../../report/test-run.ts";
+import { collectChanges } from "../../decide/select/changes.ts";
+import { learnBaseline, splitFailures, type FailureSplit } from "./baseline.ts";
 import { runnerFor, runTests, RUNNERS, type RunResult } from "./index.ts";
 import { refreshEvidenceInBackground, type RefreshOutcome } from "../evidence-refresh.ts";
 
 export interface RunSelectionOptions extends CheckOptions {
   shadow?: boolean;
+  /** For the gates: failures already there at the base (or quarantined) do not fail the run. */
+  onlyIntroduced?: boolean;
   /** Passed on to every runner command (`guard run -- -x`). */
   runnerArgs?: string[];
   stream?: boolean;
@@ -101,14 +105,26 @@ export async function runSelection(root: string, opts: RunSelectionOptions = {})
   }
   if (reproduce.length === 0 && !run.passed) for (const p of run.plans) if (p.exitCode !== 0) reproduce.push(p.plan.display);
 
+  // A run on a tree identical to HEAD shows what fails at HEAD itself.
+  if (!opts.staged && !opts.base && sha && collectChanges(root).files.length === 0) learnBaseline(root, sha, run);
+  let split: FailureSplit | undefined;
+  let passed = run.passed;
+  if (opts.onlyIntroduced && !run.passed && failedResults.length > 0) {
+    split = await splitFailures(root, selection.baseSha, run, selection.tests, { timeoutMs: opts.timeoutMs });
+    const runnerTrouble = run.plans.some((p) => p.error || (p.results.length === 0 && p.exitCode !== 0));
+    passed = split.introduced.length === 0 && !runnerTrouble;
+  }
+  const preexisting = split && split.already.length + split.quarantined.length > 0 ? { base: split.base ?? "", already: split.already, quarantined: split.quarantined } : undefined;
+
   const periodic = selection.overrides.find((o) => o.code === OVERRIDES.periodicFull.code)?.message;
   const summary: RunSummary = {
     level: selection.level,
     runAll: selection.runAll,
     selected: selection.tests.length,
     total: selection.estimate.totalTests,
-    passed: run.passed,
+    passed,
     results: run.results,
+    ...(preexisting ? { preexisting } : {}),
     durationMs: run.durationMs,
     reproduce,
     problems,

@@ -2,7 +2,7 @@ import { describeError } from "../errors.ts";
 import { TAIL_REWRITE_BYTES, compactLog, logTailBytes } from "../../graph/engine/aof.ts";
 import { enginePaths } from "../../graph/engine/paths.ts";
 import { guardHome } from "../../state/paths.ts";
-import { describeTarget } from "../../graph/client.ts";
+import { describeTarget, type Graph } from "../../graph/client.ts";
 import { graphName } from "../../graph/name.ts";
 import type { DoctorCheck } from "./check.ts";
 
@@ -52,7 +52,19 @@ export const graphPresent: DoctorCheck = {
     const counts = await graph.counts();
     const n = Object.values(counts.nodes).reduce((a, b) => a + b, 0);
     const e = Object.values(counts.edges).reduce((a, b) => a + b, 0);
-    return { status: "ok", summary: `${graph.name}: ${n} nodes, ${e} edges`, details: { graph: graph.name, nodes: counts.nodes, edges: counts.edges }, fixed };
+    const details = { graph: graph.name, nodes: counts.nodes, edges: counts.edges };
+    let behind = await behindHead(ctx.root, graph);
+    if (behind && ctx.fix) {
+      const { indexRepository } = await import("../../graph/indexer.ts");
+      await indexRepository(ctx.root, graph);
+      behind = await behindHead(ctx.root, graph);
+      fixed = behind === undefined;
+    }
+    if (behind)
+      return { status: "warn", summary: `${graph.name} is behind HEAD: ${behind}`, todo: "the next `guard check` or `guard run` brings it up to date; or run `guard index` now", details, fixed };
+    const { readIndexState } = await import("../../graph/index-state.ts");
+    const current = readIndexState(ctx.root) ? ", current with HEAD" : "";
+    return { status: "ok", summary: `${graph.name}: ${n} nodes, ${e} edges${current}`, details, fixed };
   },
 };
 
@@ -79,3 +91,16 @@ export const engineLog: DoctorCheck = {
     return { status: "warn", summary: `${mb(tail)} of log since the last snapshot: the next start replays it query by query`, details, todo: "run `guard doctor --fix` to fold it into a snapshot now" };
   },
 };
+
+/** How the graph's files differ from HEAD's tree, in one phrase; undefined when it holds HEAD's (or was never indexed). */
+async function behindHead(root: string, graph: Graph): Promise<string | undefined> {
+  const { readIndexState } = await import("../../graph/index-state.ts");
+  const { stalenessVsHead } = await import("../../graph/staleness.ts");
+  const state = readIndexState(root);
+  if (!state) return undefined;
+  const s = await stalenessVsHead(root, graph, state.head);
+  const files = s.changed + s.missing + s.extra;
+  // A commit that touched no source file leaves the graph's content current.
+  if (files === 0) return undefined;
+  return `${files} file(s) differ (${s.examples.join(", ")})`;
+}

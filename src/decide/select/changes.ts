@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
 import { gitRaw, splitZ } from "../../repo/git.ts";
+import { ownChangeTest } from "../../state/own-files.ts";
 import type { ChangedFile } from "./types.ts";
 
 /** git's empty tree: the base of a repository with no commits yet. */
@@ -58,8 +59,11 @@ export function collectChanges(root: string, opts: ChangeOptions = {}): { base: 
       files.push(makeFile(root, baseRef, opts, "added", path, undefined, true));
     }
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { base: rev, baseSha: sha, files };
+  // What guard itself wrote (hook configs, its line in a hook script) never changes a decision.
+  const own = ownChangeTest(root);
+  const theirs = files.filter((f) => f.binary || !own(f.path, f.oldText, f.newText));
+  theirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { base: rev, baseSha: sha, files: theirs };
 }
 
 function makeFile(root: string, base: string, opts: ChangeOptions, status: ChangedFile["status"], path: string, oldPath: string | undefined, untracked: boolean): ChangedFile {

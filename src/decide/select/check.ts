@@ -2,7 +2,7 @@ import { isGuardError } from "../../cli/errors.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
-import { collectChanges, type ChangeOptions } from "./changes.ts";
+import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
 import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
 import type { EvidenceView, TestInfo } from "./evidence.ts";
 import { FAULTS } from "./overrides.ts";
@@ -78,14 +78,25 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
   let close: (() => Promise<void>) | undefined;
   try {
     slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree");
+    const baseSha = changes.baseSha;
+    // Only a check against HEAD itself can bring the graph forward (it holds HEAD's version of every file).
+    const head = baseSha && (opts.base === undefined || gitRaw(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root).stdout.trim() === baseSha) ? baseSha : undefined;
+    let repair: ((force: boolean) => Promise<boolean>) | undefined;
     if (!view) {
       const { openSelectionGraph } = await import("./open-graph.ts");
       const { graphEvidence } = await import("./graph-evidence.ts");
+      const { followHead } = await import("./follow-head.ts");
       const graph = await openSelectionGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
       close = () => graph.close();
-      view = graphEvidence(graph, { timeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs });
+      const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
+      repair = async (force) => {
+        if (!(await followHead(root, graph, head, { force }))) return false;
+        view = graphEvidence(graph, { timeoutMs });
+        return true;
+      };
+      await repair(false);
+      view ??= graphEvidence(graph, { timeoutMs });
     }
-    const baseSha = changes.baseSha;
     const behind = new Map<string, number | undefined>();
     const ctx: DecideContext = {
       root,
@@ -107,13 +118,54 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       },
       fullRunDue: opts.ignorePeriodic ? undefined : periodicFullRunDue(root, settings.fullRunEvery, settings.fullRunHours),
     };
-    const selection = await decide(slice, view, ctx);
-    return { selection, known: await view.tests() };
+    let selection: Selection;
+    try {
+      selection = await decide(slice, view!, ctx);
+    } catch (e) {
+      // A graph that disagrees with HEAD although its state says it is current (written by an older
+      // guard, or by hand): index once and decide again; if that does not help, say what will.
+      if (e instanceof SelectionFault && e.code === FAULTS.staleGraph && !head && opts.base !== undefined)
+        throw new SelectionFault(e.code, `${e.message.replace(/; run `guard index`$/, "")}: the graph holds HEAD's version, and --base ${opts.base} is another commit; compare against HEAD, or check out ${opts.base} first (the graph follows HEAD)`);
+      if (!(e instanceof SelectionFault) || e.code !== FAULTS.staleGraph || !repair || !(await repair(true))) throw e;
+      try {
+        selection = await decide(slice, view!, ctx);
+      } catch (again) {
+        if (again instanceof SelectionFault && again.code === FAULTS.staleGraph) throw new SelectionFault(again.code, `${again.message.replace(/; run `guard index`$/, "")} after an update; run \`guard index --full\` to rebuild the graph`);
+        throw again;
+      }
+    }
+    return { selection, known: await view!.tests() };
   } catch (e) {
     const { code, message } = faultCode(e);
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
     return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests };
+  } finally {
+    await close?.().catch(() => {});
+  }
+}
+
+/** `guard check <paths…>`: the tests that cover these files (repository-relative), the full suite on a fault. */
+export async function runRelated(root: string, paths: string[], opts: Pick<CheckOptions, "queryTimeoutMs" | "connectTimeoutMs"> = {}): Promise<Selection> {
+  const settings = selectSettings(root);
+  const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
+  let view: EvidenceView | undefined;
+  let close: (() => Promise<void>) | undefined;
+  try {
+    const { openSelectionGraph } = await import("./open-graph.ts");
+    const { graphEvidence } = await import("./graph-evidence.ts");
+    const { followHead } = await import("./follow-head.ts");
+    const { relatedTests } = await import("./related.ts");
+    const graph = await openSelectionGraph(root, { queryTimeoutMs: timeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+    close = () => graph.close();
+    await followHead(root, graph, resolveBase(root).sha);
+    view = graphEvidence(graph, { timeoutMs });
+    return await relatedTests(view, paths, settings.thresholds);
+  } catch (e) {
+    if (isGuardError(e) && e.code === "E_USAGE") throw e;
+    const { code, message } = faultCode(e);
+    const tests = view && code !== FAULTS.engineDown && code !== FAULTS.timeout ? await view.tests().catch(() => []) : [];
+    return fallback(undefined, code, message, settings.thresholds, tests);
   } finally {
     await close?.().catch(() => {});
   }

@@ -1,4 +1,7 @@
+import { readBaseline } from "../../state/baseline.ts";
+import { loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
+import { headSha } from "../../repo/git.ts";
 
 /** Selection history from the audit log (`select.check` and `select.run` events), for `guard stats`. */
 export interface SelectionHistory {
@@ -14,6 +17,10 @@ export interface SelectionHistory {
   misses: number;
   faults: Record<string, number>;
   lastRun: string | null;
+  /** select.knownFailing: quarantined tests whose failures never block a gate. */
+  quarantined: string[];
+  /** Tests known to fail at HEAD itself (the gates report them as already failing). */
+  failingAtHead: { sha: string; tests: string[] } | null;
 }
 
 export function selectionHistory(root: string): SelectionHistory {
@@ -38,5 +45,14 @@ export function selectionHistory(root: string): SelectionHistory {
     misses: runs.reduce((a, r) => a + (typeof r.misses === "number" ? r.misses : 0), 0),
     faults,
     lastRun: runs.at(-1)?.ts ?? null,
+    quarantined: [...(loadConfig(root).select?.knownFailing ?? [])].sort(),
+    failingAtHead: atHead(root),
   };
+}
+
+function atHead(root: string): SelectionHistory["failingAtHead"] {
+  const sha = headSha(root);
+  if (!sha) return null;
+  const tests = [...readBaseline(root, sha).failing].sort();
+  return tests.length > 0 ? { sha, tests } : null;
 }

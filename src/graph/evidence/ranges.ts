@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { extractSource } from "../../code/extract/index.ts";
 import { INDEXED_LANGUAGES } from "../../code/extract/index.ts";
 import { languageForPath } from "../../code/parser.ts";
+import { blobSha } from "../../repo/files.ts";
 import type { Graph } from "../client.ts";
 import { functionId, MODULE_QUALNAME } from "../schema.ts";
 import { pythonBodyStart, type FunctionRange } from "./functions.ts";
@@ -51,8 +52,23 @@ export async function functionsOf(root: string, files: string[], graph?: Graph):
       byFile.set(String(r.file), list);
     }
   }
+  // The graph holds HEAD's version of a file; tests ran on the working tree's, so a file edited since
+  // is mapped with the working tree's own ranges.
+  const shas = new Map<string, string>();
+  if (graph && byFile.size > 0) {
+    const { rows } = await graph.roQuery("MATCH (f:File) WHERE f.path IN $files RETURN f.path AS path, f.sha AS sha", { files: [...byFile.keys()] });
+    for (const r of rows) shas.set(String(r.path), String(r.sha));
+  }
+  const edited = (file: string) => {
+    try {
+      return shas.get(file) !== blobSha(readFileSync(join(root, file)));
+    } catch {
+      return false;
+    }
+  };
   for (const file of files) {
     let defs = byFile.get(file);
+    if (defs && edited(file)) defs = undefined;
     if (!defs) {
       const lang = languageForPath(file);
       if (!lang || !INDEXED_LANGUAGES.has(lang) || !existsSync(join(root, file))) continue;

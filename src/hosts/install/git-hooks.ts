@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { gitRaw, type GitResult } from "../../repo/git.ts";
 import { homedir } from "node:os";
@@ -125,10 +126,12 @@ function installHusky(root: string, file: string, cmd: string): GitHookChange {
   if (HUSKY_RE.test(prev)) {
     const next = prev.replace(HUSKY_RE, block);
     if (next === prev) return { method: "husky", action: "unchanged", path: file };
+    recordOwnWrite(root, file, prev, next);
     write(next);
     return { method: "husky", action: "updated", path: file };
   }
   const sep = prev.length > 0 && !prev.endsWith("\n") ? "\n" : "";
+  recordOwnWrite(root, file, exists ? prev : undefined, prev + sep + block);
   write(prev + sep + block); // an existing file keeps its own mode (husky runs it with sh)
   return { method: "husky", action: exists ? "updated" : "created", path: file, note: "guard's line runs after the hook's own commands" };
 }
@@ -180,11 +183,19 @@ export function uninstallGitHook(root: string, ops: GitOps = realGit): GitHookCh
   if (existsSync(husky)) {
     const cur = readFileSync(husky, "utf8");
     const exact = HUSKY_RE.test(cur) ? undoTracked(root, husky) : undefined;
-    if (exact) out.push({ method: "husky", action: "removed", path: husky, note: exact === "restored" ? "put back byte for byte, with its mode" : undefined });
+    if (exact) {
+      if (!existsSync(husky)) forgetOwnFile(root, husky);
+      out.push({ method: "husky", action: "removed", path: husky, note: exact === "restored" ? "put back byte for byte, with its mode" : undefined });
+    }
     else if (HUSKY_RE.test(cur)) {
       const next = cur.replace(HUSKY_RE, "");
-      if (next.trim().length === 0) rmSync(husky);
-      else writeFileSync(husky, next);
+      if (next.trim().length === 0) {
+        rmSync(husky);
+        forgetOwnFile(root, husky);
+      } else {
+        recordOwnWrite(root, husky, cur, next);
+        writeFileSync(husky, next);
+      }
       out.push({ method: "husky", action: "removed", path: husky });
     }
   }

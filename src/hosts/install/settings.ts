@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { dirname } from "node:path";
 import { forgetTracked, holdsGuardsWrite, modeBefore, undoTracked, writeTracked } from "./exact.ts";
 import type { HostEventSpec, HostRecord, Scope } from "../types.ts";
+import { forgetOwnFile, recordOwnWrite } from "../../state/own-files.ts";
 import { backupFile, forgetCreated, markCreated, wasCreated } from "./backup.ts";
 import { isCanonical, readJsonDoc, serialise, UnparseableConfig } from "./json-file.ts";
 import { addEntries, installedEvents, LayoutConflict, removeEntries } from "./layouts.ts";
@@ -70,6 +71,7 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
       return { ...base, action: "refused", events: [], note: `${path} exists and is not guard's plugin; guard leaves it alone` };
     if (exists && readFileSync(path, "utf8") === text) return { ...base, action: "unchanged", events: specs.map((s) => s.id) };
     const backup = backupFile(t.root, path);
+    recordOwnWrite(t.root, path, exists ? readFileSync(path, "utf8") : undefined, text);
     writeTracked(t.root, t.home, path, text, (x) => x.includes(PLUGIN_MARKER));
     if (!exists) markCreated(t.root, path);
     return { ...base, action: exists ? "updated" : "created", events: host.events.filter((e) => e.installByDefault).map((e) => e.id), backup };
@@ -90,6 +92,7 @@ export function installHost(host: HostRecord, t: InstallTarget): ConfigChange {
     if (doc.exists && text === doc.text) return { ...base, action: "unchanged", events: installedEvents(host, text) };
     const note = isCanonical(doc) ? undefined : "the file was not in JSON.stringify form; it was re-serialised with its own indentation";
     const backup = backupFile(t.root, path);
+    recordOwnWrite(t.root, path, doc.exists ? doc.text : undefined, text);
     writeTracked(t.root, t.home, path, text, (x) => installedEvents(host, x).length > 0);
     if (!doc.exists) markCreated(t.root, path);
     const action = doc.exists && installedEvents(host, doc.text).length > 0 ? "updated" : doc.exists ? "updated" : "created";
@@ -113,6 +116,7 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
     if (!existsSync(path)) continue;
     const exact = undoExactly(t.root, path);
     if (exact) {
+      if (!existsSync(path)) forgetOwnFile(t.root, path);
       out.push({ ...base, events: [], ...exact });
       continue;
     }
@@ -124,6 +128,7 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
       const backup = backupFile(t.root, path);
       rmSync(path);
       forgetCreated(t.root, path);
+      forgetOwnFile(t.root, path);
       out.push({ ...base, action: "removed", events: [], backup });
       continue;
     }
@@ -156,9 +161,11 @@ export function uninstallHost(host: HostRecord, t: InstallTarget): ConfigChange[
     if (wasCreated(t.root, path) && onlyScaffolding(host, value)) {
       rmSync(path);
       forgetCreated(t.root, path);
+      forgetOwnFile(t.root, path);
       out.push({ ...base, action: "removed", events: [], backup, note: "guard created this file; it held nothing else" });
       continue;
     }
+    recordOwnWrite(t.root, path, doc.text, serialise(doc, value));
     atomicWrite(path, serialise(doc, value), modeBefore(t.root, path));
     forgetTracked(t.root, path);
     out.push({ ...base, action: "updated", events: installedEvents(host, JSON.stringify(value)), backup });
