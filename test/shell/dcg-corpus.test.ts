@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { classifyCommand } from "../../src/decide/shell/index.ts";
 import { buildShellFixture } from "./fixture.ts";
@@ -18,7 +18,10 @@ interface Case {
 const { cases } = JSON.parse(readFileSync(join(ROOT, "fixtures", "dcg-corpus", "cases.json"), "utf8")) as { cases: Case[] };
 const { disputes } = JSON.parse(readFileSync(join(ROOT, "fixtures", "dcg-corpus", "disputes.json"), "utf8")) as { disputes: (Case & { guard: string; reason: string })[] };
 
-const work = join(ROOT, "bench", ".work");
+// A checkout cloned under /tmp (as some CI runners do) would put the workspace in temp space: use the
+// user's cache folder instead then.
+const inTemp = (p: string) => ["/tmp", "/var/tmp", tmpdir()].some((t) => p === t || p.startsWith(`${t}/`));
+const work = inTemp(ROOT) ? join(homedir(), ".cache", "guard-tests", "dcg-work") : join(ROOT, "bench", ".work");
 mkdirSync(work, { recursive: true });
 const fx = buildShellFixture(work);
 mkdirSync(join(fx.ws, "build"));
