@@ -111,7 +111,12 @@ export function scopesOf(language: LanguageId, tree: Tree, path: string): Scope[
     for (const c of node.namedChildren) visit(c, next, skipped);
   };
   visit(root, [], false);
-  for (const s of scopes) s.shape = anonymize(normalize(s.node));
+  // The shape walks the whole subtree through the grammar: computed on first use, since a change
+  // compares only the scopes whose text differs.
+  for (const sc of scopes) {
+    let shape: string | undefined;
+    Object.defineProperty(sc, "shape", { get: () => (shape ??= anonymize(normalize(sc.node))), enumerable: true });
+  }
   return scopes;
 }
 
