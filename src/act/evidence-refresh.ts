@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { selfCommand } from "../code/worker/paths.ts";
 import type { Selection } from "../decide/select/selection.ts";
@@ -8,17 +8,9 @@ import { loadConfig } from "../state/config.ts";
 import { appendEvent } from "../state/events.ts";
 import { readEvidenceHead, writeEvidenceHead } from "../state/evidence-head.ts";
 import { ensureStateDir } from "../state/paths.ts";
+import { pidRunning } from "../state/process.ts";
 
 export type RefreshOutcome = "started" | "running" | "current" | "not-needed" | "dirty" | "off";
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
-  } catch {
-    return false;
-  }
-};
 
 /** Whether background refresh is on: `select.refreshEvidence` (default true), `GUARD_EVIDENCE_REFRESH=0` turns it off. */
 function enabled(root: string): boolean {
@@ -42,10 +34,11 @@ export function refreshEvidenceInBackground(root: string, selection: Pick<Select
   if (!enabled(root)) return "off";
   // Nothing to refresh into an engine that is down or a graph never indexed.
   if (selection.fault) return "not-needed";
-  const head = headSha(root);
   const last = readEvidenceHead(root);
-  if (!head || !last) return "not-needed";
-  if (last.pid !== undefined && alive(last.pid)) return "running";
+  if (!last) return "not-needed";
+  const head = headSha(root);
+  if (!head) return "not-needed";
+  if (last.pid !== undefined && pidRunning(last.pid)) return "running";
   if (last.head === head) return "current";
   const status = gitRaw(["status", "--porcelain", "--untracked-files=no"], root);
   if (status.code !== 0 || status.stdout.trim() !== "") return "dirty";

@@ -1,5 +1,6 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { GuardError } from "../cli/errors.ts";
+import { pidExists, processStart } from "./process.ts";
 
 /**
  * A lock file made with O_EXCL that names its holder: "<pid> <process start time>". A lock whose holder
@@ -8,25 +9,6 @@ import { GuardError } from "../cli/errors.ts";
  * stderr saying so, instead of making every later run wait and fail.
  */
 const EMPTY_GRACE_MS = 5000;
-
-/** The process's start time in clock ticks since boot (/proc/<pid>/stat field 22); "" where unknown. */
-export function processStart(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
-  } catch {
-    return "";
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Why the lock at `path` is stale (and the text it held), or undefined while its holder may still be working. */
 export function staleLock(path: string, now = Date.now()): { reason: string; text: string } | undefined {
@@ -44,7 +26,7 @@ export function staleLock(path: string, now = Date.now()): { reason: string; tex
   const m = text.match(/^(\d+)(?:\s+(\d+))?\s*$/);
   if (!m) return age > EMPTY_GRACE_MS ? `it was ${text.length === 0 ? "empty" : "unreadable"} (a full disk or a kill can leave it so)` : undefined;
   const pid = Number(m[1]);
-  if (!alive(pid)) return `process ${pid} that held it is gone`;
+  if (!pidExists(pid)) return `process ${pid} that held it is gone`;
   const start = processStart(pid);
   if (m[2] && start && start !== m[2]) return `process ${pid} that held it is gone (its pid now belongs to another process)`;
   return undefined;

@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { socketPath } from "../../src/graph/engine/paths.ts";
-import { processStart, withPidLock } from "../../src/state/pid-lock.ts";
+import { withPidLock } from "../../src/state/pid-lock.ts";
+import { processStart } from "../../src/state/process.ts";
 import { GuardError } from "../../src/cli/errors.ts";
 import { makeRepo } from "../helpers/repo.ts";
 import { builtHostBinary, BUILD_TIMEOUT_MS } from "../release/build-once.ts";

@@ -1,7 +1,8 @@
 import { readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { appendEvent } from "../../state/events.ts";
-import { lockHolder, pidAlive, tryLockTx } from "./lock.ts";
+import { pidExists } from "../../state/process.ts";
+import { lockHolder, tryLockTx } from "./lock.ts";
 import { listEmptyShells, listManifests, readManifest, trashDir, txDir } from "./manifest.ts";
 import { leftovers, summarize, type TxSummary } from "./status.ts";
 import { measure, removeTree } from "./tree.ts";
@@ -51,7 +52,7 @@ function debris(root: string): { name: string; bytes: number }[] {
     if (n.startsWith(".new-")) return lockHolder(join(trashDir(root), n)) === undefined;
     // `.gc-<txid>.<pid>`, or `.gc-<txid>` from an earlier guard.
     const gc = /^\.gc-\d{8}-\d{6}-[0-9a-f]{6}(?:\.(\d+))?$/.exec(n);
-    return gc !== null && (gc[1] === undefined || !pidAlive(Number(gc[1])));
+    return gc !== null && (gc[1] === undefined || !pidExists(Number(gc[1])));
   });
   return [...dead, ...listEmptyShells(root).filter((n) => lockHolder(txDir(root, n)) === undefined)].map((name) => ({ name, bytes: sizeOf(join(trashDir(root), name)) }));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { processStart } from "../../state/pid-lock.ts";
+import { pidExists, processStart } from "../../state/process.ts";
 
 /**
  * One process at a time works on a transaction (relocate, restore, gc): a lock file made with O_EXCL
@@ -25,19 +25,8 @@ const LOCK = "lock";
 /** A lock file this old with nothing readable in it (damaged, or from another tool) belongs to nobody. */
 const EMPTY_GRACE_MS = 5_000;
 
-/** Whether a process with this pid exists (one of another user's counts). */
-export function pidAlive(pid: number): boolean {
-  if (!(pid > 0)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function alive(owner: TxLockOwner): boolean {
-  if (!pidAlive(owner.pid)) return false;
+  if (!pidExists(owner.pid)) return false;
   if (!owner.start) return true;
   const now = processStart(owner.pid);
   return !now || now === String(owner.start);

@@ -14,7 +14,8 @@ import { chooseBuild, embeddedPlatform, realProbe, type EngineBuild, type Reject
 import { compactLog } from "./aof.ts";
 import { loadingPerLog, waitUntilReady, type LoadProgress } from "./ready.ts";
 import { pingReply, pingSocket, respCommand } from "./resp.ts";
-import { findServers, findWatchdogs, holdsLockFile, kill9, pidAlive, removeQuietly, runningBuildFiles, terminate } from "./servers.ts";
+import { findServers, findWatchdogs, holdsLockFile, kill9, removeQuietly, runningBuildFiles, terminate } from "./servers.ts";
+import { pidRunning } from "../../state/process.ts";
 import { describeStuck, startServer } from "./start.ts";
 
 export { terminate } from "./servers.ts";
@@ -260,7 +261,7 @@ async function adoptRunning(home: string, opts: EmbeddedOptions, budget: { resta
   }
   const pid = pids[0] as number;
   const progress: LoadProgress = {};
-  const reply = await waitUntilReady(paths.socket, { startMs: 2000, loadMs: opts.loadTimeoutMs, alive: () => pidAlive(pid), dataDir: paths.data, logFile: paths.log, pid, progress });
+  const reply = await waitUntilReady(paths.socket, { startMs: 2000, loadMs: opts.loadTimeoutMs, alive: () => pidRunning(pid), dataDir: paths.data, logFile: paths.log, pid, progress });
   const owner = reply === "ready" ? await socketOwner(paths.socket) : undefined;
   if (owner !== pid) {
     if (reply === "stuck") {
@@ -403,7 +404,7 @@ export async function stopEmbeddedServers(home = guardHome()): Promise<number> {
     if (pids.length > 0) await compactLog(paths.socket, paths.data, { minBytes: 64 * 1024, waitMs: 20_000 });
     await Promise.all(pids.map((p) => terminate(p)));
     const watchdogs = findWatchdogs(pids);
-    if (state?.watchdogPid && pidAlive(state.watchdogPid) && findWatchdogs([state.pid]).includes(state.watchdogPid)) watchdogs.push(state.watchdogPid);
+    if (state?.watchdogPid && pidRunning(state.watchdogPid) && findWatchdogs([state.pid]).includes(state.watchdogPid)) watchdogs.push(state.watchdogPid);
     for (const w of watchdogs) {
       if (w === process.pid) continue;
       try {

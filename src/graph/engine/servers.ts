@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { isZombie, pidRunning } from "../../state/process.ts";
 
 /**
  * Finding every server guard started for one GUARD_HOME, whatever server.json says (it may be missing,
@@ -24,23 +25,6 @@ function cmdline(pid: number | string): string | undefined {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8");
   } catch {
     return undefined;
-  }
-}
-
-export function isZombie(pid: number): boolean {
-  try {
-    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !isZombie(pid);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -124,7 +108,7 @@ export async function terminate(pid: number, graceMs = 15000): Promise<void> {
     return;
   }
   const deadline = Date.now() + graceMs;
-  while (pidAlive(pid)) {
+  while (pidRunning(pid)) {
     if (Date.now() > deadline) return kill9(pid);
     await Bun.sleep(20);
   }
@@ -138,7 +122,7 @@ export async function kill9(pid: number, waitMs = 5000): Promise<void> {
     return;
   }
   const deadline = Date.now() + waitMs;
-  while (pidAlive(pid) && Date.now() < deadline) await Bun.sleep(20);
+  while (pidRunning(pid) && Date.now() < deadline) await Bun.sleep(20);
 }
 
 /** CPU time (user + system, clock ticks) the process has used; undefined where /proc cannot tell. */

@@ -5,7 +5,8 @@ import { readState, touchLastUsed } from "./embedded.ts";
 import { withFileLock } from "./lock.ts";
 import { enginePaths } from "./paths.ts";
 import { respCommand } from "./resp.ts";
-import { holdsLockFile, pidAlive, removeQuietly, terminate } from "./servers.ts";
+import { holdsLockFile, removeQuietly, terminate } from "./servers.ts";
+import { pidRunning } from "../../state/process.ts";
 
 /** How often the watchdog looks at the log's tail (a stat; a rewrite only past TAIL_REWRITE_BYTES). */
 const LOG_CHECK_SECONDS = 5;
@@ -36,7 +37,7 @@ export async function runWatchdog(serverPid: number, idleArg?: number, home = gu
     }
   };
   for (;;) {
-    if (!pidAlive(serverPid)) return;
+    if (!pidRunning(serverPid)) return;
     if (holdsLockFile(serverPid, paths.dataLock) === false) return void (await terminate(serverPid));
     const state = readState(home);
     const idleLimit = state?.pid === serverPid ? state.idleTimeoutSeconds : (idleArg ?? 1800);
@@ -44,7 +45,7 @@ export async function runWatchdog(serverPid: number, idleArg?: number, home = gu
     const interval = Math.min(60, Math.max(1, Math.floor(idleLimit / 5)));
     for (let waited = 0; waited < interval; waited += LOG_CHECK_SECONDS) {
       await Bun.sleep(Math.min(LOG_CHECK_SECONDS, interval - waited) * 1000);
-      if (!pidAlive(serverPid)) return;
+      if (!pidRunning(serverPid)) return;
       await compactLog(paths.socket, paths.data);
     }
     const info = await respCommand(paths.socket, ["INFO", "clients"], 2000);
