@@ -3,6 +3,7 @@
 // UPDATE_GOLDENS=1 rewrites the goldens (review the diff before committing).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { handleAgentEvent } from "../../src/hosts/handle.ts";
 import { HOSTS, findEvent, findHost } from "../../src/hosts/registry.ts";
@@ -12,6 +13,7 @@ import { makeRepo } from "../helpers/repo.ts";
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "hosts");
 const update = process.env.UPDATE_GOLDENS === "1";
 let root = "";
+const home = homedir();
 
 beforeAll(() => {
   process.env.GIT_CONFIG_GLOBAL = "/dev/null";
@@ -60,9 +62,10 @@ describe("golden answers", () => {
       const goldenPath = join(FIXTURES, c.host, "golden", `${c.name}.json`);
       if (update) {
         mkdirSync(join(FIXTURES, c.host, "golden"), { recursive: true });
-        writeFileSync(goldenPath, `${JSON.stringify(got, null, 2).replaceAll(root, "$ROOT")}\n`);
+        writeFileSync(goldenPath, `${JSON.stringify(got, null, 2).replaceAll(root, "$ROOT").replaceAll(home, "$USER_HOME")}\n`);
       }
-      const golden = JSON.parse(readFileSync(goldenPath, "utf8").replaceAll("$ROOT", root)) as Golden;
+      // The user's home shows in answers about `rm -rf ~`: goldens name it $USER_HOME, so they hold on any machine.
+      const golden = JSON.parse(readFileSync(goldenPath, "utf8").replaceAll("$ROOT", root).replaceAll("$USER_HOME", home)) as Golden;
       expect(got).toEqual(golden);
     });
 });
