@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { combine, type Decision } from "../decide/decision.ts";
+import type { AssessedFinding } from "../decide/why/index.ts";
+import { guardHome } from "../state/paths.ts";
 import type { HookEvent, TextEdit } from "./types.ts";
 
 /**
@@ -17,8 +19,8 @@ export async function whyPreEdit(ev: HookEvent, root: string, canAsk: boolean): 
   const current = existsSync(abs) ? readFileSync(abs, "utf8") : undefined;
   const proposed = proposedText(ev, current);
   if (proposed === undefined || current === undefined) return undefined;
-  const { checkProposedEdit, toDecision } = await import("../decide/why/index.ts");
-  const findings = await checkProposedEdit(root, rel, proposed);
+  const findings = await proposedFindings(root, rel, proposed);
+  const { toDecision } = await import("../decide/why/index.ts");
   const blocking = findings.filter((f) => f.verdict === "block");
   if (blocking.length === 0) return undefined;
   return combine(
@@ -27,6 +29,38 @@ export async function whyPreEdit(ev: HookEvent, root: string, canAsk: boolean): 
     ),
   );
 }
+
+/** The request kind the parse worker answers with whyEditHandler (src/cli/commands/parse-worker.ts registers it). */
+export const WHY_EDIT = "why-edit";
+
+type EditFinding = Pick<AssessedFinding, "verdict" | "kind" | "line" | "symbol" | "reason">;
+
+/** In the parse worker: the why findings on one proposed edit (what checkProposedEdit finds, the fields a hook shows). */
+export async function whyEditHandler(req: Record<string, unknown>): Promise<EditFinding[]> {
+  const { root, file, proposed } = req;
+  if (typeof root !== "string" || typeof file !== "string" || typeof proposed !== "string") throw new Error("a why-edit request needs root, file and proposed");
+  const { checkProposedEdit } = await import("../decide/why/index.ts");
+  return (await checkProposedEdit(root, file, proposed)).map((f) => ({ verdict: f.verdict, kind: f.kind, line: f.line, symbol: f.symbol, reason: f.reason }));
+}
+
+/**
+ * The resident parse worker answers when one of this build runs (its grammars compiled, so a large file
+ * takes milliseconds); otherwise, or if its answer does not fit, the check runs here.
+ */
+async function proposedFindings(root: string, rel: string, proposed: string): Promise<EditFinding[]> {
+  const { askWorker } = await import("../code/worker/resident.ts");
+  const { languageForPath } = await import("../code/parser.ts");
+  const lang = languageForPath(rel);
+  const served = await askWorker(guardHome(), WHY_EDIT, { root, file: rel, proposed }, lang ? [lang] : []);
+  if (Array.isArray(served) && served.every(isEditFinding)) return served;
+  const { checkProposedEdit } = await import("../decide/why/index.ts");
+  return checkProposedEdit(root, rel, proposed);
+}
+
+const isEditFinding = (f: unknown): f is EditFinding => {
+  const x = f as Record<string, unknown> | null;
+  return typeof x === "object" && x !== null && typeof x.verdict === "string" && typeof x.kind === "string" && typeof x.line === "number" && typeof x.symbol === "string" && typeof x.reason === "string";
+};
 
 /** The whole file after the edit, or undefined when the payload does not say enough. */
 export function proposedText(ev: HookEvent, current: string | undefined): string | undefined {

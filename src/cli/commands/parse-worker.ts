@@ -18,7 +18,9 @@ export const parseWorker: CommandSpec = {
       .split(",")
       .filter((l): l is (typeof LANGUAGE_IDS)[number] => (LANGUAGE_IDS as readonly string[]).includes(l));
     const idle = Number(options.idleSeconds ?? process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ?? 1800);
-    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 1800, warm });
+    // The hooks' why pre-edit check is served here too; src/code cannot import the why layer itself.
+    const { WHY_EDIT, whyEditHandler } = await import("../../hosts/why-check.ts");
+    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 1800, warm, handlers: { [WHY_EDIT]: whyEditHandler } });
     return EXIT.OK;
   },
 };

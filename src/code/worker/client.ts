@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import type { FileExtract } from "../extract/types.ts";
 import type { LanguageId } from "../grammars.ts";
+import { plainTree, type SyntaxTree } from "../plain-tree.ts";
 import { lineSplitter, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
 import { selfCommand, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 
@@ -45,13 +46,15 @@ function parseHello(line: string): Hello | undefined {
 export type OpenFailure = "absent" | "stale" | "silent";
 
 /**
- * One connection to the parse worker. `extract` sends at once (requests may be pipelined) and settles
- * when the worker answers; every outstanding request fails together when the worker goes away or stays
- * silent for `stallMs` while requests are waiting. A failed session stays failed: callers parse in-process.
+ * One connection to the parse worker. Requests are sent at once (they may be pipelined) and settle when
+ * the worker answers; every outstanding request fails together when the worker goes away, stays silent
+ * for `stallMs` while requests are waiting, or sends a reply that does not fit its request. A failed
+ * session stays failed: callers parse in-process. While nothing is waiting the connection does not keep
+ * the process alive.
  */
 export class WorkerSession {
   private nextId = 1;
-  private waiting = new Map<number, { path: string; hash: string; resolve: (x: FileExtract) => void; reject: (e: Error) => void }>();
+  private waiting = new Map<number, { accept: (r: ExtractReply) => unknown; resolve: (x: unknown) => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -66,6 +69,7 @@ export class WorkerSession {
     );
     conn.on("error", (e) => this.fail(new Error(`parse worker: ${e.message}`)));
     conn.on("close", () => this.fail(new Error("parse worker closed the connection")));
+    conn.unref();
   }
 
   /** Connect and read the worker's hello; undefined-free: a failure says why. */
@@ -105,17 +109,45 @@ export class WorkerSession {
   }
 
   extract(path: string, lang: LanguageId, source: string): Promise<FileExtract> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { path, hash: sourceHash(source), resolve, reject });
-      this.armStall();
-      this.conn.write(`${JSON.stringify({ id, path, lang, source })}\n`);
+    const hash = sourceHash(source);
+    return this.send({ path, lang, source }, (r) => {
+      if (!r.extract) throw new Error("no extract");
+      if (r.hash !== hash || r.extract.path !== path) throw new SessionFault("parse worker answered for another file");
+      return r.extract;
     });
+  }
+
+  /** The syntax tree of `source` as the worker's tree-sitter parses it, as plain data (src/code/plain-tree.ts). */
+  tree(lang: LanguageId, source: string): Promise<SyntaxTree> {
+    const hash = sourceHash(source);
+    return this.send({ kind: "tree", lang, source }, (r) => {
+      if (r.hash !== hash) throw new SessionFault("parse worker answered for another source");
+      try {
+        return plainTree(source, r.result);
+      } catch (e) {
+        throw new SessionFault(`parse worker sent a tree that does not fit: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  /** A request of a kind a handler answers (WorkerOptions.handlers); resolves to its `result`. */
+  ask(kind: string, body: Record<string, unknown>): Promise<unknown> {
+    return this.send({ ...body, kind }, (r) => r.result);
   }
 
   close(): void {
     this.fail(new Error("parse worker session closed"));
+  }
+
+  private send<T>(body: Record<string, unknown>, accept: (r: ExtractReply) => T): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { accept, resolve: resolve as (x: unknown) => void, reject });
+      this.conn.ref();
+      this.armStall();
+      this.conn.write(`${JSON.stringify({ ...body, id })}\n`);
+    });
   }
 
   private onLine(line: string): void {
@@ -125,13 +157,18 @@ export class WorkerSession {
     } catch {
       return this.fail(new Error("parse worker sent something that is not JSON"));
     }
-    const w = this.waiting.get(r.id);
-    if (!w) return this.fail(new Error(`parse worker answered a request it was not sent (${r.id})`));
+    const w = this.waiting.get(r?.id);
+    if (!w) return this.fail(new Error(`parse worker answered a request it was not sent (${r?.id})`));
     this.waiting.delete(r.id);
     this.armStall();
-    if (r.error !== undefined || !r.extract) w.reject(new Error(`parse worker: ${r.error ?? "no extract"}`));
-    else if (r.hash !== w.hash || r.extract.path !== w.path) this.fail(new Error("parse worker answered for another file"), w.reject);
-    else w.resolve(r.extract);
+    if (this.waiting.size === 0) this.conn.unref();
+    if (r.error !== undefined) return w.reject(new Error(`parse worker: ${r.error}`));
+    try {
+      w.resolve(w.accept(r));
+    } catch (e) {
+      if (e instanceof SessionFault) this.fail(e, w.reject);
+      else w.reject(new Error(`parse worker: ${(e as Error).message}`));
+    }
   }
 
   private armStall(): void {
@@ -149,6 +186,9 @@ export class WorkerSession {
     this.conn.destroy();
   }
 }
+
+/** A reply that cannot be trusted for its request: the whole session is dropped. */
+class SessionFault extends Error {}
 
 /** Start a worker in the background (detached, its output in worker.log); never throws. */
 export function spawnWorker(home: string, warm: readonly LanguageId[] = [], idleSeconds?: number): number | undefined {

@@ -34,10 +34,10 @@ export function selfCommand(): string[] {
 let identity: string | undefined;
 
 /**
- * Which build of the extractors this process runs: a worker answers only clients of the same build, so
- * an extract never comes from other code. The compiled binary: its path, size and mtime and guard's
- * version. From a checkout: bun's path plus the size and mtime of every file under src/code/ (where the
- * extractors live) and src/graph/schema.ts.
+ * Which build of guard this process runs: a worker answers only clients of the same build, so an
+ * extract, a tree or a why check never comes from other code. The compiled binary: its path, size and
+ * mtime and guard's version. From a checkout: bun's path plus the size and mtime of every file under
+ * src/ (the worker also answers with the shell and why code its command passes in).
  */
 export function workerIdentity(): string {
   if (identity) return identity;
@@ -60,9 +60,7 @@ export function workerIdentity(): string {
         else stamp(p);
       }
     };
-    walk(join(src, "code"));
-    stamp(join(src, "graph", "schema.ts"));
-    stamp(join(src, "graph", "index-state.ts"));
+    walk(src);
   }
   identity = h.digest("hex").slice(0, 24);
   return identity;

@@ -8,6 +8,13 @@ import type { LanguageId } from "../grammars.ts";
  *   client → worker:              {"id": 1, "path": "src/a.ts", "lang": "typescript", "source": "…"}
  *   worker → client:              {"id": 1, "hash": "<hash of source>", "extract": {…}}  or  {"id": 1, "error": "…"}
  *
+ * Requests of another kind name it; their answer is `result`:
+ *
+ *   client → worker:              {"id": 2, "kind": "tree", "lang": "bash", "source": "for f in *; do rm $f; done"}
+ *   worker → client:              {"id": 2, "hash": "<hash of source>", "result": <PlainData>}   (src/code/plain-tree.ts)
+ *   client → worker:              {"id": 3, "kind": "<a handler's name>", ...}  →  {"id": 3, "result": …}
+ *
+ * "tree" is built in; other kinds are handlers the command that runs the worker passes in (WorkerOptions).
  * The worker answers requests in the order they arrive, one at a time; the client may send many before
  * reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
  */
@@ -27,8 +34,19 @@ export interface ExtractReply {
   id: number;
   hash?: string;
   extract?: FileExtract;
+  result?: unknown;
   error?: string;
 }
+
+/** A request of a named kind (everything but `id` and `kind` is the handler's). */
+export interface KindRequest {
+  id: number;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** Answers one kind of request inside the worker; what it returns is sent back as `result` (JSON). */
+export type RequestHandler = (request: Record<string, unknown>) => Promise<unknown>;
 
 export const sourceHash = (s: string): string => Bun.hash(s).toString(36);
 

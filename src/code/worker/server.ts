@@ -2,8 +2,10 @@ import { appendFileSync, existsSync, rmSync, statSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { extractSource } from "../extract/index.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../grammars.ts";
+import { parse } from "../parser.ts";
+import { toPlainData, type PlainData } from "../plain-tree.ts";
 import { probe } from "./client.ts";
-import { lineSplitter, sourceHash, type ExtractReply, type ExtractRequest } from "./protocol.ts";
+import { lineSplitter, sourceHash, type ExtractReply, type ExtractRequest, type RequestHandler } from "./protocol.ts";
 import { ensureWorkerSocketDir, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 import { warmupSource } from "./warmup.ts";
 
@@ -13,14 +15,45 @@ export interface WorkerOptions {
   idleSeconds: number;
   /** Languages to compile before the first request (the spawning repository's). */
   warm?: LanguageId[];
+  /** Request kinds beyond extract and "tree", answered by code of a higher layer (src/cli passes them). */
+  handlers?: Record<string, RequestHandler>;
 }
+
+/** The tree of one source as plain data (protocol kind "tree"). */
+async function plainTreeOf(lang: LanguageId, source: string): Promise<PlainData> {
+  const tree = await parse(lang, source);
+  try {
+    return toPlainData(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
+async function answer(req: ExtractRequest & { kind?: unknown }, handlers: Record<string, RequestHandler>): Promise<ExtractReply> {
+  if (typeof req.id !== "number") throw new Error("malformed request");
+  const kind = req.kind;
+  if (kind === undefined) {
+    if (typeof req.source !== "string" || typeof req.path !== "string" || !LANGUAGE_IDS.includes(req.lang)) throw new Error("malformed request");
+    return { id: req.id, hash: sourceHash(req.source), extract: await extractSource(req.path, req.lang, req.source) };
+  }
+  if (kind === "tree") {
+    if (typeof req.source !== "string" || !LANGUAGE_IDS.includes(req.lang)) throw new Error("malformed request");
+    return { id: req.id, hash: sourceHash(req.source), result: await plainTreeOf(req.lang, req.source) };
+  }
+  const handler = typeof kind === "string" && Object.hasOwn(handlers, kind) ? handlers[kind] : undefined;
+  if (!handler) throw new Error(`no handler for requests of kind ${String(kind)}`);
+  return { id: req.id, result: await handler(req as unknown as Record<string, unknown>) };
+}
+
+/** One warm-up pass: the extractor for indexed languages, the plain tree for bash (what hooks ask for). */
+const warmOnce = (lang: LanguageId, source: string): Promise<unknown> => (lang === "bash" ? plainTreeOf(lang, source) : extractSource("warmup", lang, source));
 
 /** How many times each warm-up sample is parsed and extracted (enough for the hot paths to reach the optimising tier). */
 const WARMUP_PASSES = 150;
 
 /**
  * `guard parse-worker`: a long-lived process that keeps tree-sitter's grammars loaded and compiled and
- * answers extract requests over a unix socket (protocol.ts). One per GUARD_HOME and build (paths.ts): a
+ * answers extract, tree and handler requests over a unix socket (protocol.ts). One per GUARD_HOME and build (paths.ts): a
  * worker that finds another of the same build already answering exits at once; anything else at its
  * socket path (a silent or foreign listener) is replaced. It exits when idle for `idleSeconds`, or when
  * its socket file is removed or taken over by another worker.
@@ -68,8 +101,7 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
         chain = chain.then(async () => {
           let reply: ExtractReply;
           try {
-            if (typeof req.id !== "number" || typeof req.source !== "string" || typeof req.path !== "string" || !LANGUAGE_IDS.includes(req.lang)) throw new Error("malformed request");
-            reply = { id: req.id, hash: sourceHash(req.source), extract: await extractSource(req.path, req.lang, req.source) };
+            reply = await answer(req, o.handlers ?? {});
           } catch (e) {
             reply = { id: req.id, error: e instanceof Error ? e.message.split("\n")[0] : String(e) };
           }
@@ -114,7 +146,7 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
     if (!src) continue;
     for (let i = 0; i < WARMUP_PASSES && !stopping; i++) {
       chain = chain.then(async () => {
-        if (!stopping) await extractSource("warmup", lang, src).catch(() => {});
+        if (!stopping) await warmOnce(lang, src).catch(() => {});
       });
       await chain;
       await new Promise((r) => setImmediate(r));

@@ -123,7 +123,18 @@ public class Thing extends Base {
 }
 `;
 
-const SAMPLES: Partial<Record<LanguageId, string>> = { python: PY, typescript: TS, tsx: TS, javascript: JS, go: GO, rust: RUST, java: JAVA };
+const BASH = `set -e
+for f in "$DIR"/*.o build/$(date +%s); do rm -f "$f" && echo "\${f%.o}" >> removed.log; done
+while read -r line; do [ -n "$line" ] || continue; done < list.txt
+if [[ -d dist ]]; then cd dist || exit 1; fi
+cat > out.txt <<'EOF'
+text $HOME
+EOF
+X=$(git rev-parse HEAD) bash -c 'git log -1 "$1"' _ "$X" 2>/dev/null | tail -n 2
+case "$1" in a|b) npm test ;; *) exit 2 ;; esac
+`;
+
+const SAMPLES: Partial<Record<LanguageId, string>> = { bash: BASH, python: PY, typescript: TS, tsx: TS, javascript: JS, go: GO, rust: RUST, java: JAVA };
 
 /** The warm-up sample for `lang`, if guard has one. */
 export const warmupSource = (lang: LanguageId): string | undefined => SAMPLES[lang];

@@ -35,7 +35,7 @@ export async function classify(command: string, ctx: ShellContext): Promise<Shel
   if (!vars.has("HOME")) vars.set("HOME", ws.home);
   if (!vars.has("TMPDIR") && process.env.TMPDIR) vars.set("TMPDIR", process.env.TMPDIR);
 
-  const operations = await walkCommand(command, cwd, vars, ws);
+  const operations = await walkCommand(command, cwd, vars, ws, ctx.parseBash);
   markRegenerable(operations, ws);
   for (const op of operations) {
     const rule = firstRule(op);

@@ -1,3 +1,4 @@
+import type { SyntaxTree } from "../../code/plain-tree.ts";
 import type { Decision, Recovery } from "../decision.ts";
 
 /** Where guard runs the classification: the command's working directory and its workspace. */
@@ -8,6 +9,8 @@ export interface ShellContext {
   root?: string;
   /** Variables guard may expand (`$HOME`, `$PWD`, ...). Anything not here is undeterminable. */
   env?: Record<string, string>;
+  /** How a line that needs the Bash grammar is parsed (default: tree-sitter in this process; hooks ask the parse worker). */
+  parseBash?: (source: string) => Promise<SyntaxTree>;
 }
 
 /** Why a target could not be determined. Any of these makes a mutation BLOCK (fail closed). */

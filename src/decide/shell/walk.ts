@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
-import { parse, type Node } from "../../code/parser.ts";
+import { parse } from "../../code/parser.ts";
+import type { SyntaxNode as Node, SyntaxTree } from "../../code/plain-tree.ts";
 import { expandGlob } from "./glob.ts";
 import { placeOf, resolveTarget, type Workspace } from "./places.ts";
 import { unknown, type Arg, type Effect, type InterpretContext } from "./programs/args.ts";
@@ -38,13 +39,21 @@ interface Line {
   pipes: number;
   /** What the command walked last writes to stdout, when guard knows it (echo, printf, cat of a heredoc). */
   output?: string;
+  /** Where Bash trees come from: this process's tree-sitter, or the parse worker's (ShellContext.parseBash). */
+  parse: (source: string) => Promise<SyntaxTree>;
 }
 
 const copy = (st: State, patch: Partial<State> = {}): State => ({ ...st, vars: new Map(st.vars), ...patch });
 
 /** Walk a command line and collect every operation it would run, in order. */
-export async function walkCommand(command: string, cwd: string, vars: Map<string, string | undefined>, ws: Workspace): Promise<Operation[]> {
-  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map(), pipes: 0 };
+export async function walkCommand(
+  command: string,
+  cwd: string,
+  vars: Map<string, string | undefined>,
+  ws: Workspace,
+  parseBash: (source: string) => Promise<SyntaxTree> = (source) => parse("bash", source),
+): Promise<Operation[]> {
+  const line: Line = { ws, ops: [], unknownEffect: false, trailing: new Map(), pipes: 0, parse: parseBash };
   await walkScript(command, { cwd, vars, nesting: "top", stdinPiped: false, depth: 0, via: [] }, line);
   return line.ops;
 }
@@ -53,7 +62,7 @@ async function walkScript(source: string, st: State, line: Line): Promise<void> 
   // Most agent commands are simple lines: read them without loading tree-sitter (see simple-line.ts).
   const simple = readSimpleLine(source);
   if (simple) return simpleLine(simple, st, line);
-  const tree = await parse("bash", source);
+  const tree = await line.parse(source);
   try {
     if (tree.rootNode.hasError) {
       pushOp(line, st, { program: "", argv: [], kind: "unparsed", targets: [], text: source });

@@ -1,4 +1,4 @@
-import type { Node } from "../../code/parser.ts";
+import type { SyntaxNode as Node } from "../../code/plain-tree.ts";
 import type { Unresolved } from "./types.ts";
 
 /**
