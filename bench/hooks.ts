@@ -166,7 +166,8 @@ Where the time goes (CPU column, steadier than wall time when the machine is loa
 event appends; a line that needs the Bash grammar adds compiling and instantiating tree-sitter's runtime and the
 Bash grammar wasm plus the first walk over wasm-backed nodes (bench/results/shell.md, "Where a fresh process
 spends its time"), which a fresh process pays every time it runs without the worker; with the worker it pays a
-connection to the worker's socket and the JSON of the tree instead.${peers.length ? `
+connection to the worker's socket and the JSON of the tree instead (the CPU column counts the hook's process
+only: the worker's parse, a millisecond or two, is not in it; the wall-time columns include it).${peers.length ? `
 
 Peers ran in the same rounds on the same payloads (${peers.map((p) => p.name).join(", ")}), installed in a cache folder outside the repository.` : ""}
 `;
