@@ -51,6 +51,8 @@ export interface AssessOptions {
   overlay?: Record<string, string>;
   /** Introductions already known (the graph cache); filled with what was searched. */
   cache?: IntroductionCache;
+  /** The detector's findings on `changes`, when the caller already ran it. */
+  detected?: Finding[];
 }
 
 export interface IntroductionCache {
@@ -164,7 +166,7 @@ export async function assess(root: string, base: Side, head: Side, opts: AssessO
   const notes: string[] = [];
   const changes: FileChange[] = opts.changes ?? changedFiles(root, base, head);
   const { decisions, invalid } = decisionsFor(root, base, head, settings.decisionsDir, notes);
-  const raw = await detectChange(changes);
+  const raw = opts.detected ?? (await detectChange(changes));
   const plainHead = reader(root, head);
   const overlay = opts.overlay ?? {};
   const headTree = { list: plainHead.list, read: (p: string) => (p in overlay ? overlay[p] : plainHead.read(p)) };

@@ -77,9 +77,9 @@ export async function scanWhy(root: string, baseRef: string, headRef: string): P
 /** Findings for an edit an agent proposes to one file: its working-tree content vs `proposedContent`. */
 export async function checkProposedEdit(root: string, file: string, proposedContent: string): Promise<AssessedFinding[]> {
   const repo = requireRepoRoot(root);
-  const { proposedReport } = await import("./proposed.ts");
+  const { proposedFindings } = await import("./proposed.ts");
   const current = existsSync(join(repo, file)) ? readFileSync(join(repo, file), "utf8") : undefined;
-  return (await proposedReport(repo, file, current, proposedContent)).findings;
+  return proposedFindings(repo, file, current, proposedContent);
 }
 
 /** A why verdict in guard's decision vocabulary (for hosts: block → ASK where the host can ask). */
