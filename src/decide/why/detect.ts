@@ -17,6 +17,8 @@ interface ParsedScope {
   file: string;
   scope: Scope;
   facts: Fact[];
+  /** For `<module>`: the file's text with every other scope's node cut out (what its own facts are read from). */
+  ownText?: () => string;
 }
 
 interface ParsedFile {
@@ -29,11 +31,12 @@ interface ParsedFile {
 const outerText = (s: Scope): string => (s.node.parent?.type === "decorated_definition" ? s.node.parent.text : s.node.text);
 
 /** A scope whose facts are read from the tree on first use (most scopes of a change are unchanged). */
-function lazyFacts(file: string, scope: Scope, all: Scope[]): ParsedScope {
+function lazyFacts(file: string, scope: Scope, all: Scope[], ownText?: () => string): ParsedScope {
   let facts: Fact[] | undefined;
   return {
     file,
     scope,
+    ...(ownText ? { ownText } : {}),
     get facts() {
       return (facts ??= factsOf(scope, nestedScopeNodes(scope, all)));
     },
@@ -46,11 +49,27 @@ async function parseSide(path: string, source: string | undefined): Promise<Pars
   if (!lang || !DETECTED.has(lang)) return undefined;
   const tree = await parse(lang, source);
   const scopes = scopesOf(lang, tree, path);
+  let own: string | undefined;
+  const ownText = () => (own ??= withoutScopes(source, scopes));
   return {
     path,
     tree,
-    scopes: scopes.filter((s) => s.kind !== "class").map((s) => lazyFacts(path, s, scopes)),
+    scopes: scopes.filter((s) => s.kind !== "class").map((s) => lazyFacts(path, s, scopes, s.kind === "module" ? ownText : undefined)),
   };
+}
+
+/** `source` with the node of every scope but `<module>` replaced by one NUL (nodes nested in a cut node go with it). */
+function withoutScopes(source: string, scopes: Scope[]): string {
+  const ranges = scopes.filter((s) => s.kind !== "module").map((s) => [s.node.startIndex, s.node.endIndex] as const);
+  ranges.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (start < at) continue;
+    out += `${source.slice(at, start)}\u0000`;
+    at = end;
+  }
+  return out + source.slice(at);
 }
 
 /** Languages the detector understands. */
@@ -99,6 +118,8 @@ export async function detectChange(changes: FileChange[]): Promise<Finding[]> {
     for (const [b, a] of pairs) {
       // The same text in the same place is the same code: nothing to compare (module scopes hold the others).
       if (a && b.scope.kind !== "module" && outerText(a.scope) === outerText(b.scope)) continue;
+      // Top-level code whose own text is unchanged has the same facts: the edit lies inside functions.
+      if (a?.ownText && b.ownText && a.ownText() === b.ownText()) continue;
       const found = compareScopes(b, a, afterScopes);
       if (b.scope.kind === "module") for (const f of found) attachReaders(f, a ?? b, [...afterScopes, ...befores.flatMap((x) => x.scopes)]);
       findings.push(...found);
