@@ -10,6 +10,7 @@ import { ensureSocketDir, fittingSocketPath } from "../../state/sockets.ts";
  *                         when that path is too long), so two builds sharing a GUARD_HOME (a global install
  *                         and a checkout, or the versions two repositories pin) each keep their own worker
  *   worker.log            what they printed (start, exit reason)
+ *   started-<build>       touched when a hook starts a worker, so a burst of hooks starts one (resident.ts)
  */
 export function workerDir(home: string): string {
   return join(home, "parse-worker");
