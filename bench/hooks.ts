@@ -95,8 +95,9 @@ const peers = args.flatMap((a, i) => (a === "--peer" ? [args[i + 1]!] : [])).map
 for (const p of peers) if (!run(p.argv, repo, blockPayload).stdout.includes("deny") && run(p.argv, repo, blockPayload).code !== 2) throw new Error(`peer ${p.name} did not deny rm -rf /`);
 type Sample = { ms: number; cpu: number };
 const series: Record<string, Sample[]> = { version: [], shell: [], grammarShell: [], grammarWarm: [], idleStop: [] };
+let workerCpu = 0;
 for (let i = 0; i < 3; i++) run([...guard, "--version"], repo); // page cache
-const stopWorker = await runningWorker(guard, HOME_DIR, "bash", ENV);
+const worker = await runningWorker(guard, HOME_DIR, "bash", ENV);
 for (let i = 0; i < 3; i++) run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, grammarPayload); // the worker's first answers
 for (let i = 0; i < RUNS; i++) {
   series.version!.push(run([...guard, "--version"], repo));
@@ -106,7 +107,9 @@ for (let i = 0; i < RUNS; i++) {
   const g = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, grammarPayload, NO_WORKER);
   if (g.code !== 0) throw new Error(`loop payload answered ${g.code}: ${g.stderr}`);
   series.grammarShell!.push(g);
+  const before = worker.cpuMs();
   const gw = run([...guard, "agent-event", "claude-code", "pre-tool-use"], repo, grammarPayload);
+  workerCpu += worker.cpuMs() - before;
   if (gw.code !== 0) throw new Error(`loop payload answered ${gw.code} through the worker: ${gw.stderr}`);
   series.grammarWarm!.push(gw);
   const st = run([...guard, "agent-event", "claude-code", "stop"], repo, stopPayload);
@@ -117,7 +120,7 @@ for (let i = 0; i < RUNS; i++) {
     p.grammarShell.push(run(p.argv, repo, grammarPayload));
   }
 }
-stopWorker();
+worker.stop();
 
 const fmt = (x: number) => x.toFixed(1);
 const rows = [
@@ -167,7 +170,8 @@ event appends; a line that needs the Bash grammar adds compiling and instantiati
 Bash grammar wasm plus the first walk over wasm-backed nodes (bench/results/shell.md, "Where a fresh process
 spends its time"), which a fresh process pays every time it runs without the worker; with the worker it pays a
 connection to the worker's socket and the JSON of the tree instead (the CPU column counts the hook's process
-only: the worker's parse, a millisecond or two, is not in it; the wall-time columns include it).${peers.length ? `
+only; the worker used ${(workerCpu / RUNS).toFixed(1)} ms of CPU per warm run on average, counted in 10 ms ticks;
+the wall-time columns include its share).${peers.length ? `
 
 Peers ran in the same rounds on the same payloads (${peers.map((p) => p.name).join(", ")}), installed in a cache folder outside the repository.` : ""}
 `;
