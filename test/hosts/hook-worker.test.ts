@@ -10,13 +10,13 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "../../src/code/parser.ts";
-import { toPlainData } from "../../src/code/plain-tree.ts";
 import { helloFrom, spawnWorker, stopWorker, WorkerSession } from "../../src/code/worker/client.ts";
-import { lineSplitter, sourceHash } from "../../src/code/worker/protocol.ts";
+import { sourceHash } from "../../src/code/worker/protocol.ts";
 import { ensureWorkerSocketDir, workerIdentity, workerSocketPath } from "../../src/code/worker/paths.ts";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { GUARD_MAIN } from "../helpers/repo.ts";
 import { tempHome } from "../helpers/strays.ts";
+import { claudeHook, plainTreeOf, standIn, type Run } from "../helpers/worker-stand-in.ts";
 
 const BLOCK_LINE = 'X=/; rm -rf "$X"'; // needs the grammar ($X); the target is the file-system root
 const homes: string[] = [];
@@ -43,24 +43,9 @@ function repo(): string {
   return dir;
 }
 
-type Run = { code: number; stdout: string; stderr: string };
-
-/**
- * The Claude Code PreToolUse hook, with the worker switched on (bun test switches it off by default).
- * Spawned without blocking this process: the stand-ins below answer from its event loop.
- */
-async function hook(dir: string, h: string, tool_name: string, tool_input: Record<string, unknown>, env: Record<string, string> = {}): Promise<Run> {
-  const payload = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name, tool_input };
-  const p = Bun.spawn([process.execPath, GUARD_MAIN, "agent-event", "claude-code", "pre-tool-use"], {
-    cwd: dir,
-    env: { ...process.env, GUARD_HOME: h, GUARD_PARSE_WORKER: "1", GUARD_PARSE_WORKER_IDLE_SECONDS: "60", ...env },
-    stdin: new TextEncoder().encode(JSON.stringify(payload)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
-}
+/** The Claude Code PreToolUse hook from source, with the worker switched on (bun test switches it off by default). */
+const hook = (dir: string, h: string, tool_name: string, tool_input: Record<string, unknown>, env: Record<string, string> = {}) =>
+  claudeHook([process.execPath, GUARD_MAIN], dir, tool_name, tool_input, { GUARD_HOME: h, GUARD_PARSE_WORKER: "1", GUARD_PARSE_WORKER_IDLE_SECONDS: "60", ...env });
 const bash = (dir: string, h: string, command: string, env?: Record<string, string>) => hook(dir, h, "Bash", { command }, env);
 
 function expectBlocked(r: Run) {
@@ -81,38 +66,6 @@ async function waitForWorker(h: string, not?: number): Promise<number> {
     await Bun.sleep(50);
   }
   throw new Error("no parse worker came up");
-}
-
-/** A stand-in for the worker at its socket: says `hello`, then answers each request line as `answer` says. */
-async function standIn(h: string, hello: string, answer: (req: Record<string, unknown>, conn: Socket) => void): Promise<Record<string, unknown>[]> {
-  const seen: Record<string, unknown>[] = [];
-  const socket = workerSocketPath(h);
-  ensureWorkerSocketDir(socket);
-  const server = createServer((conn) => {
-    conn.setEncoding("utf8");
-    conn.on("error", () => {});
-    conn.write(`${JSON.stringify({ hello, pid: process.pid })}\n`);
-    conn.on(
-      "data",
-      lineSplitter((line) => {
-        const req = JSON.parse(line) as Record<string, unknown>;
-        seen.push(req);
-        answer(req, conn);
-      }),
-    );
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(socket, resolve));
-  return seen;
-}
-
-async function plainTreeOf(source: string) {
-  const tree = await parse("bash", source);
-  try {
-    return toPlainData(tree.rootNode);
-  } finally {
-    tree.delete();
-  }
 }
 
 describe("hooks and the parse worker", () => {
@@ -146,7 +99,7 @@ describe("hooks and the parse worker", () => {
   test("the hook uses a worker of its build: the tree comes from there (stand-in answering with real trees)", async () => {
     const h = home();
     const dir = repo();
-    const seen = await standIn(h, workerIdentity(), (req, conn) => {
+    const seen = await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => {
       void plainTreeOf(req.source as string).then((tree) => conn.write(`${JSON.stringify({ id: req.id, hash: sourceHash(req.source as string), result: tree })}\n`));
     });
     expectBlocked(await bash(dir, h, BLOCK_LINE));
@@ -159,7 +112,7 @@ describe("hooks and the parse worker", () => {
   test("a worker of another build is not used (stand-in with another identity)", async () => {
     const h = home();
     const dir = repo();
-    const seen = await standIn(h, "another-build", (req, conn) => conn.write(`${JSON.stringify({ id: req.id, hash: sourceHash(req.source as string), result: ["program", 1, 0, 0, 0, []] })}\n`));
+    const seen = await standIn(servers, workerSocketPath(h), "another-build", (req, conn) => conn.write(`${JSON.stringify({ id: req.id, hash: sourceHash(req.source as string), result: ["program", 1, 0, 0, 0, []] })}\n`));
     expectBlocked(await bash(dir, h, BLOCK_LINE));
     expect(seen).toEqual([]);
   });
@@ -175,7 +128,7 @@ describe("hooks and the parse worker", () => {
     test(`a worker of this build that ${fault}: the hook parses the line itself and blocks (stand-in)`, async () => {
       const h = home();
       const dir = repo();
-      if (answer) await standIn(h, workerIdentity(), answer);
+      if (answer) await standIn(servers, workerSocketPath(h), workerIdentity(), answer);
       else {
         const socket = workerSocketPath(h);
         ensureWorkerSocketDir(socket);
@@ -237,11 +190,11 @@ describe("the why pre-edit check through the worker", () => {
   test("the hook asks a worker of its build (stand-in), and decides alone when its answer is an error or does not fit", async () => {
     const h = home();
     const dir = whyRepo();
-    const seen = await standIn(h, workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, error: "boom" })}\n`));
+    const seen = await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, error: "boom" })}\n`));
     expectAsked(await removeGuard(dir, h));
     expect(seen.map((r) => [r.kind, r.file])).toEqual([["why-edit", "src/payments/charge.ts"]]);
     for (const s of servers.splice(0)) s.close();
-    await standIn(h, workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [{ verdict: "allow" }] })}\n`));
+    await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [{ verdict: "allow" }] })}\n`));
     expectAsked(await removeGuard(dir, h));
   });
 
@@ -249,7 +202,7 @@ describe("the why pre-edit check through the worker", () => {
     const h = home();
     const dir = whyRepo();
     const finding = { verdict: "block", kind: "condition_removed", line: 7, symbol: "charge", reason: "stand-in finding" };
-    await standIn(h, workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [finding] })}\n`));
+    await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [finding] })}\n`));
     const r = await removeGuard(dir, h);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain("stand-in finding");
   });
