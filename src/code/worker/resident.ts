@@ -22,24 +22,30 @@ const STALL_MS = 3000;
 const RESTART_AFTER_MS = 10_000;
 
 let session: Promise<WorkerSession | undefined> | undefined;
+/** The open session, once `session` has settled on one. */
+let open: WorkerSession | undefined;
 
 function residentSession(home: string, warm: readonly LanguageId[]): Promise<WorkerSession | undefined> {
   if (!workerEnabled()) return Promise.resolve(undefined);
   session ??= WorkerSession.open(workerSocketPath(home), { helloMs: HELLO_MS, stallMs: STALL_MS }).then(
     (s) => {
-      if (typeof s !== "string") return s;
+      if (typeof s !== "string") return (open = s);
       startWorker(home, warm);
       return undefined;
     },
     () => undefined,
   );
-  return session.then((s) => {
-    if (!s?.failed) return s;
-    // The worker went away during this process (killed, stale): start another for the next call.
+  return session.then((s) => (s?.failed ? afterFailure(home, warm) : s));
+}
+
+/** A request failed: if the session did too (worker killed, silent, a reply that did not fit), start another worker for the next call. */
+function afterFailure(home: string, warm: readonly LanguageId[]): undefined {
+  if (open?.failed) {
+    open = undefined;
     session = Promise.resolve(undefined);
     startWorker(home, warm);
-    return undefined;
-  });
+  }
+  return undefined;
 }
 
 /** Start a worker in the background unless one was started moments ago (then it is still starting). */
@@ -59,12 +65,12 @@ function startWorker(home: string, warm: readonly LanguageId[]): void {
 export async function treeFromWorker(home: string, lang: LanguageId, source: string): Promise<SyntaxTree | undefined> {
   const s = await residentSession(home, [lang]);
   if (!s) return undefined;
-  return s.tree(lang, source).catch(() => void residentSession(home, [lang]));
+  return s.tree(lang, source).catch(() => afterFailure(home, [lang]));
 }
 
 /** A handler's answer (WorkerOptions.handlers), or undefined: then do the work in-process. */
 export async function askWorker(home: string, kind: string, body: Record<string, unknown>, warm: readonly LanguageId[]): Promise<unknown> {
   const s = await residentSession(home, warm);
   if (!s) return undefined;
-  return s.ask(kind, body).catch(() => void residentSession(home, warm));
+  return s.ask(kind, body).catch(() => afterFailure(home, warm));
 }
