@@ -48,10 +48,13 @@ export async function whyEditHandler(req: Record<string, unknown>): Promise<Edit
  * takes milliseconds); otherwise, or if its answer does not fit, the check runs here.
  */
 async function proposedFindings(root: string, rel: string, proposed: string): Promise<EditFinding[]> {
-  const { askWorker } = await import("../code/worker/resident.ts");
   const { languageForPath } = await import("../code/parser.ts");
+  const { DETECTED } = await import("../decide/why/languages.ts");
   const lang = languageForPath(rel);
-  const served = await askWorker(guardHome(), WHY_EDIT, { root, file: rel, proposed }, lang ? [lang] : []);
+  // The detector reads no other language: nothing to find, no worker to start for it.
+  if (!lang || !DETECTED.has(lang)) return [];
+  const { askWorker } = await import("../code/worker/resident.ts");
+  const served = await askWorker(guardHome(), WHY_EDIT, { root, file: rel, proposed }, [lang]);
   if (Array.isArray(served) && served.every(isEditFinding)) return served;
   const { checkProposedEdit } = await import("../decide/why/index.ts");
   return checkProposedEdit(root, rel, proposed);

@@ -5,7 +5,7 @@
 // stand-ins below are loopback servers at the worker's socket, named as such, for the faults a real
 // worker cannot be made to show on demand.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -185,6 +185,15 @@ describe("the why pre-edit check through the worker", () => {
     expectAsked(await removeGuard(dir, h)); // no worker yet: decided in the hook, a worker started
     await waitForWorker(h);
     expectAsked(await removeGuard(dir, h));
+  });
+
+  test("an edit of a file the detector does not read starts no worker", async () => {
+    const h = home();
+    const dir = whyRepo();
+    writeFileSync(join(dir, "build.sh"), "#!/bin/sh\necho old line\n");
+    const r = await hook(dir, h, "Edit", { file_path: join(dir, "build.sh"), old_string: "old line", new_string: "new line" });
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(existsSync(join(h, "parse-worker"))).toBe(false); // a start creates it (log, stamp) before the worker runs
   });
 
   test("the hook asks a worker of its build (stand-in), and decides alone when its answer is an error or does not fit", async () => {

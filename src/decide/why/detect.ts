@@ -1,6 +1,7 @@
 import type { Tree } from "web-tree-sitter";
-import { languageForPath, parse, type LanguageId } from "../../code/parser.ts";
+import { languageForPath, parse } from "../../code/parser.ts";
 import { FINDING_KINDS, type Finding, type FindingKind } from "./kinds.ts";
+import { DETECTED } from "./languages.ts";
 import { factsOf, type AssertionFact, type BranchFact, type CallFact, type Fact, type NumberFact } from "./syntax/facts.ts";
 import { nestedScopeNodes, scopesOf, type Scope } from "./syntax/scopes.ts";
 
@@ -72,8 +73,7 @@ function withoutScopes(source: string, scopes: Scope[]): string {
   return out + source.slice(at);
 }
 
-/** Languages the detector understands. */
-export const DETECTED: ReadonlySet<LanguageId> = new Set(["typescript", "tsx", "javascript", "python", "go"]);
+export { DETECTED } from "./languages.ts";
 
 /**
  * Findings for a whole change. Scopes are matched by qualified name in the same file, then by name in
