@@ -20,9 +20,10 @@ export async function whyPreEdit(ev: HookEvent, root: string, canAsk: boolean): 
   const proposed = proposedText(ev, current);
   if (proposed === undefined || current === undefined) return undefined;
   const findings = await proposedFindings(root, rel, proposed);
-  const { toDecision } = await import("../decide/why/index.ts");
   const blocking = findings.filter((f) => f.verdict === "block");
   if (blocking.length === 0) return undefined;
+  // Loaded only now: when the worker answered, most edits never evaluate the why modules here.
+  const { toDecision } = await import("../decide/why/index.ts");
   return combine(
     blocking.map((f) =>
       toDecision({ verdict: "block", code: "WHY_BLOCK", reason: `${f.kind} in ${rel}:${f.line} ${f.symbol}: ${f.reason}` }, canAsk),
