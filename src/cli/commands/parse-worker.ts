@@ -1,10 +1,10 @@
 import type { CommandSpec } from "../command.ts";
 import { EXIT } from "../exit-codes.ts";
 
-/** Internal: the background parse worker `guard index` starts and talks to (src/code/worker/). */
+/** Internal: the background parse worker `guard index` and the agent hooks start and talk to (src/code/worker/). */
 export const parseWorker: CommandSpec = {
   name: "parse-worker",
-  summary: "(internal) Keep the grammars compiled in the background for fast incremental indexing",
+  summary: "(internal) Keep the grammars compiled in the background for fast incremental indexing and agent hooks",
   options: [
     { flags: "--warm <languages>", description: "Comma-separated languages to compile before the first request" },
     { flags: "--idle-seconds <n>", description: "Exit after this many seconds without a request (default 1800 like the engine, or GUARD_PARSE_WORKER_IDLE_SECONDS)" },
