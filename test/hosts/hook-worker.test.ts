@@ -88,6 +88,24 @@ describe("hooks and the parse worker", () => {
     }
   });
 
+  test("a hook's request goes before the extracts an index run has queued", async () => {
+    const h = home();
+    await liveWorker(h);
+    const s = await WorkerSession.open(workerSocketPath(h), { helloMs: 5000, stallMs: 60_000 });
+    if (typeof s === "string") throw new Error(s);
+    try {
+      const source = Array.from({ length: 300 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`).join("\n");
+      const order: string[] = [];
+      const extracts = Array.from({ length: 100 }, (_, i) => s.extract(`m${i}.py`, "python", source).then(() => order.push(`extract ${i}`)));
+      const tree = s.tree("bash", BLOCK_LINE).then(() => order.push("tree"));
+      await Promise.all([...extracts, tree]);
+      expect(order.indexOf("tree")).toBeLessThan(order.indexOf("extract 99"));
+      expect(order.filter((o) => o !== "tree")).toEqual(Array.from({ length: 100 }, (_, i) => `extract ${i}`));
+    } finally {
+      s.close();
+    }
+  });
+
   test("a BLOCK line stays BLOCK through the worker, and a harmless grammar line is allowed", async () => {
     const h = home();
     const dir = repo();

@@ -15,8 +15,9 @@ import type { LanguageId } from "../grammars.ts";
  *   client → worker:              {"id": 3, "kind": "<a handler's name>", ...}  →  {"id": 3, "result": …}
  *
  * "tree" is built in; other kinds are handlers the command that runs the worker passes in (WorkerOptions).
- * The worker answers requests in the order they arrive, one at a time; the client may send many before
- * reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
+ * The worker answers requests one at a time, in the order they arrive, except that tree and handler
+ * requests (a hook waiting) go before extracts still queued; replies carry the request's id. The client
+ * may send many before reading. `hash` is the worker's hash of the source it parsed, so a reply can never be taken for another file.
  */
 export interface Hello {
   hello: string;

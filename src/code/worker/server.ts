@@ -73,8 +73,24 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
   if (running.accepted && !running.hello) running = await probe(socket, 5000);
   if (running.hello?.hello === identity) return log("another worker of this build is running; exiting");
 
-  // Requests run one at a time, in arrival order, across all clients.
-  let chain: Promise<void> = Promise.resolve();
+  // Requests run one at a time across all clients, in arrival order within each lane; a hook's requests
+  // (trees, handlers) go before the extracts an index run has queued, so a hook never waits for a whole index.
+  const lanes: { urgent: (() => Promise<void>)[]; bulk: (() => Promise<void>)[] } = { urgent: [], bulk: [] };
+  let draining = false;
+  const run = (job: () => Promise<void>, urgent: boolean): Promise<void> =>
+    new Promise<void>((resolve) => {
+      lanes[urgent ? "urgent" : "bulk"].push(() => job().then(resolve, resolve));
+      if (!draining) void drain();
+    });
+  async function drain(): Promise<void> {
+    draining = true;
+    for (let job = lanes.urgent.shift() ?? lanes.bulk.shift(); job; job = lanes.urgent.shift() ?? lanes.bulk.shift()) {
+      await job();
+      // Let the event loop run between jobs: other clients' connections and hellos wait at most one file.
+      await new Promise((r) => setImmediate(r));
+    }
+    draining = false;
+  }
   let lastUse = Date.now();
   let busy = 0;
   const clients = new Set<Socket>();
@@ -98,7 +114,7 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
         }
         lastUse = Date.now();
         busy++;
-        chain = chain.then(async () => {
+        void run(async () => {
           let reply: ExtractReply;
           try {
             reply = await answer(req, o.handlers ?? {});
@@ -108,9 +124,7 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
           busy--;
           lastUse = Date.now();
           if (!conn.destroyed) conn.write(`${JSON.stringify(reply)}\n`);
-          // Let the event loop run between requests: other clients' connections and hellos wait at most one file.
-          await new Promise((r) => setImmediate(r));
-        });
+        }, (req as { kind?: unknown }).kind !== undefined);
       }),
     );
   });
@@ -140,17 +154,14 @@ export async function runParseWorker(o: WorkerOptions): Promise<void> {
     if (busy === 0 && Date.now() - lastUse > o.idleSeconds * 1000) stop(`idle for ${o.idleSeconds} s`);
   }, Math.min(5000, Math.max(200, (o.idleSeconds * 1000) / 4)));
 
-  // Warm up between requests: one sample at a time on the request chain, so a request waits for at most one.
+  // Warm up between requests: one sample at a time in the bulk lane, so a request waits for at most one.
   for (const lang of o.warm ?? []) {
     const src = warmupSource(lang);
     if (!src) continue;
-    for (let i = 0; i < WARMUP_PASSES && !stopping; i++) {
-      chain = chain.then(async () => {
+    for (let i = 0; i < WARMUP_PASSES && !stopping; i++)
+      await run(async () => {
         if (!stopping) await warmOnce(lang, src).catch(() => {});
-      });
-      await chain;
-      await new Promise((r) => setImmediate(r));
-    }
+      }, false);
   }
 
   const reason = await done;
