@@ -2,7 +2,7 @@ import { extractSource } from "../extract/index.ts";
 import type { FileExtract } from "../extract/types.ts";
 import type { LanguageId } from "../grammars.ts";
 import { spawnWorker, WorkerSession } from "./client.ts";
-import { workerSocketPath } from "./paths.ts";
+import { workerEnabled, workerSocketPath } from "./paths.ts";
 
 /** Where extracts come from for one indexing run. */
 export interface Extractor {
@@ -15,16 +15,7 @@ export interface Extractor {
 
 const inProcess: Extractor = { via: "in-process", extract: extractSource, close() {} };
 
-/**
- * Whether guard uses a parse worker: GUARD_PARSE_WORKER=0 turns it off, =1 on; otherwise on, except
- * under `bun test` (NODE_ENV=test), where test processes would each leave one behind.
- */
-export function workerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.GUARD_PARSE_WORKER;
-  if (v === "0" || v === "false") return false;
-  if (v === "1" || v === "true") return true;
-  return env.NODE_ENV !== "test";
-}
+export { workerEnabled } from "./paths.ts";
 
 /**
  * The extractor for one run: the per-user parse worker when one of this build is running (tree-sitter

@@ -21,6 +21,17 @@ export function workerSocketPath(home: string, tmpRoot = "/tmp", identity = work
   return fittingSocketPath(join(workerDir(home), `worker-${build}.sock`), home, `-parse-${build}`, tmpRoot);
 }
 
+/**
+ * Whether guard uses a parse worker: GUARD_PARSE_WORKER=0 turns it off, =1 on; otherwise on, except
+ * under `bun test` (NODE_ENV=test), where test processes would each leave one behind.
+ */
+export function workerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.GUARD_PARSE_WORKER;
+  if (v === "0" || v === "false") return false;
+  if (v === "1" || v === "true") return true;
+  return env.NODE_ENV !== "test";
+}
+
 /** Create the socket's directory (0700); one owned by another user is refused. */
 export const ensureWorkerSocketDir = ensureSocketDir;
 

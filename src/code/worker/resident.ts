@@ -3,8 +3,7 @@ import { join } from "node:path";
 import type { LanguageId } from "../grammars.ts";
 import type { SyntaxTree } from "../plain-tree.ts";
 import { spawnWorker, WorkerSession } from "./client.ts";
-import { workerEnabled } from "./extractor.ts";
-import { workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
+import { workerDir, workerEnabled, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /**
  * The parse worker as short-lived processes (agent hooks) use it: one session per process, opened on
