@@ -54,9 +54,13 @@ async function proposedFindings(root: string, rel: string, proposed: string): Pr
   const lang = languageForPath(rel);
   // The detector reads no other language: nothing to find, no worker to start for it.
   if (!lang || !DETECTED.has(lang)) return [];
-  const { askWorker } = await import("../code/worker/resident.ts");
-  const served = await askWorker(guardHome(), WHY_EDIT, { root, file: rel, proposed }, [lang]);
-  if (Array.isArray(served) && served.every(isEditFinding)) return served;
+  // git variables set for this process (a hook run from a git hook) would not reach the worker's git.
+  const gitSteered = Object.keys(process.env).some((k) => k === "GIT_DIR" || k === "GIT_WORK_TREE" || k === "GIT_INDEX_FILE" || k === "GIT_COMMON_DIR");
+  if (!gitSteered) {
+    const { askWorker } = await import("../code/worker/resident.ts");
+    const served = await askWorker(guardHome(), WHY_EDIT, { root, file: rel, proposed }, [lang]);
+    if (Array.isArray(served) && served.every(isEditFinding)) return served;
+  }
   const { checkProposedEdit } = await import("../decide/why/index.ts");
   return checkProposedEdit(root, rel, proposed);
 }

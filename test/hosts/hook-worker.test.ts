@@ -5,7 +5,7 @@
 // stand-ins below are loopback servers at the worker's socket, named as such, for the faults a real
 // worker cannot be made to show on demand.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,6 +172,16 @@ describe("hooks and the parse worker", () => {
     expectBlocked(await bash(dir, h, BLOCK_LINE));
   });
 
+  test("a worker a hook starts does not carry the hook's git variables (it serves every repository)", async () => {
+    const h = home();
+    const dir = repo();
+    expectBlocked(await bash(dir, h, BLOCK_LINE, { GIT_INDEX_FILE: join(dir, ".git", "index"), GIT_CEILING_DIRECTORIES: tmpdir() }));
+    const pid = await waitForWorker(h);
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    expect(environ.filter((e) => e.startsWith("GIT_"))).toEqual([]);
+    expect(environ).toContain(`GUARD_HOME=${h}`);
+  });
+
   test("GUARD_PARSE_WORKER=0: no worker is asked or started", async () => {
     const h = home();
     const dir = repo();
@@ -223,6 +233,15 @@ describe("the why pre-edit check through the worker", () => {
     for (const s of servers.splice(0)) s.close();
     await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [{ verdict: "allow" }] })}\n`));
     expectAsked(await removeGuard(dir, h));
+  });
+
+  test("a hook run with GIT_DIR set checks the edit itself: the worker's git would not see that variable", async () => {
+    const h = home();
+    const dir = whyRepo();
+    const seen = await standIn(servers, workerSocketPath(h), workerIdentity(), (req, conn) => conn.write(`${JSON.stringify({ id: req.id, result: [] })}\n`));
+    const r = await hook(dir, h, "Edit", { file_path: join(dir, "src", "payments", "charge.ts"), old_string: GUARD_LINE, new_string: "" }, { GIT_DIR: join(dir, ".git") });
+    expectAsked(r);
+    expect(seen).toEqual([]);
   });
 
   test("a worker's findings are what the hook shows (stand-in answering with a block finding)", async () => {

@@ -199,7 +199,10 @@ export function spawnWorker(home: string, warm: readonly LanguageId[] = [], idle
     const args = [...rest, "parse-worker"];
     if (warm.length > 0) args.push("--warm", warm.join(","));
     if (idleSeconds !== undefined) args.push("--idle-seconds", String(idleSeconds));
-    const child = spawn(cmd as string, args, { cwd: home, detached: true, stdio: ["ignore", out, out], env: { ...process.env, GUARD_HOME: home } });
+    // The worker outlives this process and serves every repository: git variables of this one (a git hook's
+    // GIT_DIR, GIT_INDEX_FILE) must not steer the git commands it runs for others.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_")));
+    const child = spawn(cmd as string, args, { cwd: home, detached: true, stdio: ["ignore", out, out], env: { ...env, GUARD_HOME: home } });
     closeSync(out);
     child.on("error", () => {});
     child.unref();
