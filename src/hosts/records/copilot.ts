@@ -92,11 +92,12 @@ export const copilot: HostRecord = {
   ],
   gaps: ["ask is unreliable: an ask becomes a block", "no fail-closed option", "guard owns .github/hooks/guard.json; other files there are left alone"],
   facts: [
-    { fact: "not yet run in test/hosts-e2e: whether the CLI accepts a local model endpoint was not checked; payload fixtures only", status: "unverified" },
+    { fact: "1.0.102 run here in its bring-your-own-model mode (COPILOT_PROVIDER_BASE_URL at a Messages API stand-in, COPILOT_PROVIDER_TYPE=anthropic, COPILOT_OFFLINE=true: no GitHub login): the project's .github/hooks/*.json load when the folder is trusted (COPILOT_ALLOW_ALL=true trusts it); a preToolUse deny reaches the model as \"Denied by preToolUse hook: <reason>\" and the tool does not run; tools are bash {command, description}, create {path, file_text}, edit, view", status: "verified", source: "test/hosts-e2e/copilot.test.ts" },
+    { fact: "1.0.102 payloads: preToolUse {sessionId, timestamp, cwd, toolName, toolArgs} with toolArgs an object; postToolUse adds toolResult {resultType, textResultForLlm}; no tool-call id; agentStop {sessionId, cwd, transcriptPath, stopReason, stop_hook_active}", status: "verified", source: "captured from 1.0.102 by a hook that saved its stdin" },
     { fact: ".github/hooks/*.json, version 1, entries {type:command, bash, powershell, timeoutSec}", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
-    { fact: "preToolUse answer permissionDecision deny + permissionDecisionReason", status: "verified", source: "docs.github.com Copilot SDK pre-tool-use hook" },
+    { fact: "preToolUse answer permissionDecision deny + permissionDecisionReason", status: "verified", source: "docs.github.com Copilot SDK pre-tool-use hook; test/hosts-e2e/copilot.test.ts (1.0.102)" },
     { fact: "agentStop fires when the main agent ends a turn and can block / force continuation", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
     { fact: "agentStop answer shape {decision:block,reason}", status: "unverified" },
-    { fact: "toolArgs is a JSON string in the CLI payload", status: "unverified", source: "the SDK documents it as an object; both are accepted" },
+    { fact: "toolArgs as a JSON string (older CLI payloads, per third-party guides)", status: "unverified", source: "1.0.102 sends an object; both are accepted" },
   ],
 };

@@ -66,9 +66,9 @@ export const opencode: HostRecord = {
   ],
   gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
   facts: [
-    { fact: "not yet run in test/hosts-e2e (an OpenAI-compatible provider in opencode.json would reach a local stand-in); the plugin is exercised by importing it in test/hosts/install.test.ts", status: "unverified" },
+    { fact: "1.18.33 run here (`opencode run`, its Anthropic provider's baseURL pointed at a Messages API stand-in, OPENCODE_DISABLE_MODELS_FETCH): the project plugin in .opencode/plugins/ loads (opencode first installs @opencode-ai/plugin into .opencode/ with npm); an Error thrown from tool.execute.before is the tool's error and its message is what the model gets; the shell tool is bash {command, description}; `run` asks no permission; opencode works in $PWD, not in its process's cwd", status: "verified", source: "test/hosts-e2e/opencode.test.ts" },
     { fact: "project plugins in .opencode/plugins/, global in ~/.config/opencode/plugins/, loaded at start", status: "verified", source: "opencode.ai/docs/plugins" },
-    { fact: "tool.execute.before(input, output): throwing blocks the tool; input.tool, output.args", status: "third-party", source: "opencode plugin guides (tessl, mintlify mirror of the docs)" },
+    { fact: "tool.execute.before(input, output): throwing blocks the tool; input.tool, output.args", status: "verified", source: "test/hosts-e2e/opencode.test.ts (1.18.33)" },
     { fact: "session.idle event", status: "verified", source: "opencode.ai/docs/plugins" },
   ],
 };

@@ -1,0 +1,93 @@
+// The real opencode and GitHub Copilot CLIs (pinned, cached outside the repository) run guard's installed
+// plugin (.opencode/plugins/guard.js) and hooks (.github/hooks/guard.json). The one stand-in is the
+// model: a loopback server speaking the Anthropic Messages API (anthropic-stand-in.ts), reached through
+// each host's own custom-endpoint setting (messages-hosts-session.ts). Assertions are about what the
+// host did: whether the tool ran, the files on disk, guard's trash, the text the model received.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { guard, guardOnPath } from "../helpers/repo.ts";
+import { call, say } from "./claude-session.ts";
+import { HOST_CLIS, hostCli } from "./host-clis.ts";
+import { runCopilot, runOpencode } from "./messages-hosts-session.ts";
+import { auditLog, installedProject, OUTBOUND, SECRET, secretProject, uploadTarget } from "./projects.ts";
+
+const HOSTS = [
+  {
+    id: "opencode",
+    run: runOpencode,
+    refusal: "", // the plugin's Error message is the tool's error as it stands
+    write: (file: string, content: string) => call("write", { filePath: file, content }),
+  },
+  {
+    id: "copilot",
+    run: runCopilot,
+    refusal: "Denied by preToolUse hook",
+    write: (file: string, content: string) => call("create", { path: file, file_text: content }),
+  },
+] as const;
+
+/**
+ * A hang guard, not a speed claim: opencode installs its plugin SDK into .opencode/ with npm in every new
+ * project, which takes over a minute per session on a loaded machine.
+ */
+const LIMIT = 400_000;
+
+let bin = "";
+beforeAll(() => {
+  for (const h of HOSTS) hostCli(HOST_CLIS[h.id]); // downloads on a fresh machine
+  bin = guardOnPath();
+}, 600_000);
+
+const bash = (command: string) => call("bash", { command, description: "run" });
+const turns = (...t: ReturnType<typeof say>[]) => (turn: number) => t[turn];
+const target = uploadTarget();
+afterEach(() => void target.received.splice(0));
+afterAll(() => target.stop());
+
+describe.each(HOSTS)("$id runs guard's hooks", (host) => {
+  const project = (files?: Record<string, string>) => installedProject(host.id, bin, files);
+
+  test("safe delete: rm -rf runs after guard saved the directory, and restore brings it back", async () => {
+    const { root, home } = project({ "build/report.txt": "keep me\n", "README.md": "r\n" });
+    const s = await host.run(root, home, turns(bash("rm -rf build"), say("removed")), [bin]);
+    expect(s.exitCode).toBe(0);
+    expect(s.tools[0]).toMatchObject({ tool: "bash", ok: true });
+    expect(existsSync(join(root, "build"))).toBe(false);
+    const saved = auditLog(root).find((e) => e.type === "hook.pre-shell" && e.decision === "RELOCATE")!;
+    const txid = /undo: guard trash restore (\S+)\)/.exec(saved.reason)![1]!;
+    expect(guard(["trash", "restore", txid], root).code).toBe(0);
+    expect(readFileSync(join(root, "build", "report.txt"), "utf8")).toBe("keep me\n");
+  }, LIMIT);
+
+  test("forbidden command: the refusal and guard's reason reach the model, and nothing ran", async () => {
+    const { root, home } = project();
+    const s = await host.run(root, home, turns(bash("git push --force origin main; touch pushed"), say("ok")), [bin]);
+    expect(s.tools[0]!.ok).toBe(false);
+    expect(s.tools[0]!.text).toContain(host.refusal);
+    expect(s.tools[0]!.text).toContain("[SHELL_GIT_FORCE_PUSH]");
+    expect(s.requests.at(-1)!.toolResults[0]!.text).toContain("SHELL_GIT_FORCE_PUSH"); // what the model was sent
+    expect(existsSync(join(root, "pushed"))).toBe(false);
+  }, LIMIT);
+
+  test("a secret on the way out: curl -d @.env and env | curl are refused before they run (the host cannot ask)", async () => {
+    const { root, home } = secretProject(host.id, bin);
+    const file = OUTBOUND.file(target.url);
+    const env = OUTBOUND.env(target.url);
+    const s = await host.run(root, home, turns(bash(file.command), bash(env.command), say("ok")), [bin]);
+    expect(s.tools.map((t) => t.ok)).toEqual([false, false]);
+    expect(s.tools[0]!.text).toContain(`[${file.code}]`);
+    expect(s.tools[1]!.text).toContain(`[${env.code}]`);
+    expect(target.received).toEqual([]);
+    expect(JSON.stringify(s.requests.map((r) => r.body))).not.toContain(SECRET);
+  }, LIMIT);
+
+  test("a file written with a credential in it is refused (the host takes no rewritten input): nothing is written", async () => {
+    const { root, home } = secretProject(host.id, bin);
+    const file = join(root, "config.ts");
+    const s = await host.run(root, home, turns(host.write(file, `export const token = "${SECRET}";\n`), say("ok")), [bin]);
+    expect(s.tools[0]!.ok).toBe(false);
+    expect(s.tools[0]!.text).toContain("LEAK_WRITE_CREDENTIAL");
+    expect(existsSync(file)).toBe(false);
+  }, LIMIT);
+});
