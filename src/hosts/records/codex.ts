@@ -78,6 +78,7 @@ export const codex: HostRecord = {
     return verdict.userMessage ? json(tell) : silent();
   },
   confirmsRun: "post-tool",
+  damagedConfig: "reports it could not parse the file (\"failed to parse hooks config\") and runs every tool without its hooks",
   tools: [
     ...(["Bash", "shell", "local_shell", "exec_command", "container.exec"] as const).map((tool) => ({ event: "pre-tool-use", tool, payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { command: tool === "shell" ? ["bash", "-lc", "ls"] : "ls" } }, becomes: "pre-shell" as const })),
     { event: "pre-tool-use", tool: "apply_patch", payload: { session_id: "s", cwd: "$ROOT", tool_name: "apply_patch", tool_input: { command: ["*** Begin Patch", "*** Update File: a.py", "@@", "-a", "+b", "*** End Patch", ""].join("\n") } }, becomes: "pre-edit" },

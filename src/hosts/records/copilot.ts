@@ -36,7 +36,7 @@ export const copilot: HostRecord = {
     {
       id: "pre-tool-use",
       native: "preToolUse",
-      maps: ["pre-shell", "pre-edit"],
+      maps: ["pre-shell", "pre-edit", "pre-read"],
       entryExtra: { timeoutSec: 30 },
       installByDefault: true,
       schema: obj({ ...common, toolName: v.string(), toolArgs: v.optional(v.union([v.string(), v.looseObject({})])) }),
@@ -44,6 +44,10 @@ export const copilot: HostRecord = {
         const a = args(p.toolArgs);
         const base = { sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd, tool: p.toolName };
         if (SHELL_TOOLS.has(p.toolName)) return { ...base, event: "pre-shell", command: pickString(a, "command", "raw") ?? "" };
+        if (p.toolName === "view") {
+          const path = pickString(a, "path", "file_path", "filePath");
+          return { ...base, event: "pre-read", filePaths: path ? [path] : [] };
+        }
         if (EDIT_TOOLS.has(p.toolName)) {
           const path = pickString(a, "path", "file_path", "filePath");
           return { ...base, event: "pre-edit", filePaths: path ? [path] : [], proposedContent: pickString(a, "file_text", "new_str", "content") };
@@ -76,18 +80,18 @@ export const copilot: HostRecord = {
     },
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit")
+    if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read")
       return verdict.decision === "BLOCK" ? json({ permissionDecision: "deny", permissionDecisionReason: blockText(verdict) }) : silent();
     if (ev.event === "stop" && verdict.decision === "BLOCK") return json({ decision: "block", reason: verdict.reason });
     return silent();
   },
   confirmsRun: "none",
   tools: [
-    ...(["bash", "shell", "powershell", "edit", "create", "view"] as const).map((tool) => ({
+    ...(["bash", "shell", "powershell", "edit", "create", "view", "glob"] as const).map((tool) => ({
       event: "pre-tool-use",
       tool,
-      payload: { sessionId: "s", cwd: "$ROOT", toolName: tool, toolArgs: JSON.stringify({ ...(tool === "view" ? {} : { command: "ls" }), path: "$ROOT/a.py", file_text: "x" }) },
-      becomes: ["bash", "shell", "powershell"].includes(tool) ? ("pre-shell" as const) : tool === "view" ? ("not-gated" as const) : ("pre-edit" as const),
+      payload: { sessionId: "s", cwd: "$ROOT", toolName: tool, toolArgs: JSON.stringify({ ...(tool === "view" || tool === "glob" ? {} : { command: "ls" }), path: "$ROOT/a.py", file_text: "x" }) },
+      becomes: ["bash", "shell", "powershell"].includes(tool) ? ("pre-shell" as const) : tool === "view" ? ("pre-read" as const) : tool === "glob" ? ("not-gated" as const) : ("pre-edit" as const),
     })),
   ],
   gaps: ["ask is unreliable: an ask becomes a block", "no fail-closed option", "guard owns .github/hooks/guard.json; other files there are left alone"],

@@ -26,13 +26,17 @@ export const opencode: HostRecord = {
     {
       id: "tool-execute-before",
       native: "tool.execute.before",
-      maps: ["pre-shell", "pre-edit"],
+      maps: ["pre-shell", "pre-edit", "pre-read"],
       installByDefault: true,
       schema: obj({ ...common, tool: v.string(), args: v.optional(anyObj) }),
       decode(p, ctx) {
         const a = (p.args ?? {}) as Record<string, unknown>;
         const base = { sessionId: p.sessionID, cwd: p.directory ?? ctx.processCwd, tool: p.tool };
         if (p.tool === "bash") return { ...base, event: "pre-shell", command: pickString(a, "command") ?? "" };
+        if (p.tool === "read") {
+          const path = pickString(a, "filePath", "file_path", "path");
+          return { ...base, event: "pre-read", filePaths: path ? [path] : [] };
+        }
         if (EDIT_TOOLS.has(p.tool)) {
           const path = pickString(a, "filePath", "file_path", "path");
           return { ...base, event: "pre-edit", filePaths: path ? [path] : [], proposedContent: pickString(a, "content", "newString", "patchText") };
@@ -51,17 +55,17 @@ export const opencode: HostRecord = {
   ],
   encode(verdict, ev) {
     // The plugin throws an Error with stderr as its message when guard exits 2: opencode then refuses the tool.
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
+    if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read") return verdict.decision === "BLOCK" ? exit2(blockText(verdict)) : silent();
     if (ev.event === "stop" && verdict.decision === "BLOCK") return exit2(verdict.reason);
     return silent();
   },
   confirmsRun: "none",
   tools: [
-    ...(["bash", "edit", "write", "patch", "read"] as const).map((tool) => ({
+    ...(["bash", "edit", "write", "patch", "read", "glob"] as const).map((tool) => ({
       event: "tool-execute-before",
       tool,
-      payload: { sessionID: "s", directory: "$ROOT", tool, args: { ...(tool === "read" ? {} : { command: "ls" }), filePath: "$ROOT/a.py", content: "x" } },
-      becomes: tool === "bash" ? ("pre-shell" as const) : tool === "read" ? ("not-gated" as const) : ("pre-edit" as const),
+      payload: { sessionID: "s", directory: "$ROOT", tool, args: { ...(tool === "read" || tool === "glob" ? {} : { command: "ls" }), filePath: "$ROOT/a.py", content: "x" } },
+      becomes: ({ bash: "pre-shell", read: "pre-read", glob: "not-gated" } as const)[tool as "read"] ?? ("pre-edit" as const),
     })),
   ],
   gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
