@@ -18,12 +18,14 @@ const HOSTS = [
     run: runOpencode,
     refusal: "", // the plugin's Error message is the tool's error as it stands
     write: (file: string, content: string) => call("write", { filePath: file, content }),
+    read: (file: string) => call("read", { filePath: file }),
   },
   {
     id: "copilot",
     run: runCopilot,
     refusal: "Denied by preToolUse hook",
     write: (file: string, content: string) => call("create", { path: file, file_text: content }),
+    read: (file: string) => call("view", { path: file }),
   },
 ] as const;
 
@@ -70,14 +72,15 @@ describe.each(HOSTS)("$id runs guard's hooks", (host) => {
     expect(existsSync(join(root, "pushed"))).toBe(false);
   }, LIMIT);
 
-  test("a secret on the way out: curl -d @.env and env | curl are refused before they run (the host cannot ask)", async () => {
+  test("a secret on the way out: curl -d @.env, env | curl and a read of .env are refused before they run (the host cannot ask)", async () => {
     const { root, home } = secretProject(host.id, bin);
     const file = OUTBOUND.file(target.url);
     const env = OUTBOUND.env(target.url);
-    const s = await host.run(root, home, turns(bash(file.command), bash(env.command), say("ok")), [bin]);
-    expect(s.tools.map((t) => t.ok)).toEqual([false, false]);
+    const s = await host.run(root, home, turns(bash(file.command), bash(env.command), host.read(join(root, ".env")), say("ok")), [bin]);
+    expect(s.tools.map((t) => t.ok)).toEqual([false, false, false]);
     expect(s.tools[0]!.text).toContain(`[${file.code}]`);
     expect(s.tools[1]!.text).toContain(`[${env.code}]`);
+    expect(s.tools[2]!.text).toContain("[LEAK_READ_SECRET_FILE]");
     expect(target.received).toEqual([]);
     expect(JSON.stringify(s.requests.map((r) => r.body))).not.toContain(SECRET);
   }, LIMIT);
