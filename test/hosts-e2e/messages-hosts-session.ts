@@ -63,14 +63,14 @@ export function runOpencode(root: string, home: string, script: Script, path: st
  * check. COPILOT_ALLOW_ALL=true approves the tools and trusts the folder, which is what makes Copilot
  * load the project's .github/hooks/*.json.
  */
-export function runCopilot(root: string, home: string, script: Script, path: string[] = []): Promise<HostSession> {
+export function runCopilot(root: string, home: string, script: Script, path: string[] = [], args: string[] = []): Promise<HostSession> {
   const copilot = hostCli(HOST_CLIS.copilot);
   return session(
     root,
     path,
     script,
     (url) => ({
-      argv: [copilot, "-p", "do the task", "--output-format", "json"],
+      argv: [copilot, "-p", "do the task", "--output-format", "json", ...args],
       env: {
         HOME: home,
         COPILOT_HOME: join(home, ".copilot"),

@@ -94,3 +94,27 @@ describe.each(HOSTS)("$id runs guard's hooks", (host) => {
     expect(existsSync(file)).toBe(false);
   }, LIMIT);
 });
+
+describe("Copilot CLI: consent after guard's save", () => {
+  test("denial after compensation: Copilot's own --deny-tool rule refuses rm -rf after guard saved the directory; agentStop puts it back", async () => {
+    const { root, home } = installedProject("copilot", bin, { "build/report.txt": "keep me\n", "README.md": "r\n" });
+    const s = await runCopilot(root, home, turns(bash("rm -rf build"), say("could not")), [bin], ["--deny-tool", "shell(rm)"]);
+    expect(s.tools[0]!.ok).toBe(false);
+    expect(s.tools[0]!.text).toContain("denied");
+    expect(readFileSync(join(root, "build", "report.txt"), "utf8")).toBe("keep me\n");
+    const log = auditLog(root);
+    const saved = log.find((e) => e.type === "shell.compensated")!.recoveries[0].txid; // guard's preToolUse ran first
+    expect(log.find((e) => e.type === "shell.compensation-reverted")).toMatchObject({ host: "copilot", txid: saved, why: "the turn ended without it", restored: 1 });
+    expect(log.some((e) => e.type === "shell.run-confirmed")).toBe(false);
+  }, LIMIT);
+
+  test("a command that ran is confirmed by postToolUse, so its save stands", async () => {
+    const { root, home } = installedProject("copilot", bin, { "build/report.txt": "keep me\n", "README.md": "r\n" });
+    await runCopilot(root, home, turns(bash("rm -rf build"), say("removed")), [bin]);
+    expect(existsSync(join(root, "build"))).toBe(false);
+    const log = auditLog(root);
+    const saved = log.find((e) => e.type === "shell.compensated")!.recoveries[0].txid;
+    expect(log.find((e) => e.type === "shell.run-confirmed")?.txids).toEqual([saved]);
+    expect(log.some((e) => e.type === "shell.compensation-reverted")).toBe(false);
+  }, LIMIT);
+});
