@@ -10,7 +10,8 @@ import { guard, guardOnPath } from "../helpers/repo.ts";
 import { call, say } from "./claude-session.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { runCopilot, runOpencode } from "./messages-hosts-session.ts";
-import { auditLog, installedProject, OUTBOUND, SECRET, secretProject, uploadTarget } from "./projects.ts";
+import { writeFileSync } from "node:fs";
+import { auditLog, CALC, installedProject, OUTBOUND, PY, SECRET, secretProject, uploadTarget } from "./projects.ts";
 
 const HOSTS = [
   {
@@ -72,6 +73,15 @@ describe.each(HOSTS)("$id runs guard's hooks", (host) => {
     expect(existsSync(join(root, "pushed"))).toBe(false);
   }, LIMIT);
 
+  test("ASK: the host cannot ask, so the command is blocked with the reason saying a human has to decide", async () => {
+    const { root, home } = project();
+    const s = await host.run(root, home, turns(bash("helm uninstall web && touch deleted"), say("ok")), [bin]);
+    expect(s.tools[0]!.ok).toBe(false);
+    expect(s.tools[0]!.text).toContain("[SHELL_IRREVERSIBLE]");
+    expect(s.tools[0]!.text).toContain("cannot ask");
+    expect(existsSync(join(root, "deleted"))).toBe(false);
+  }, LIMIT);
+
   test("a secret on the way out: curl -d @.env, env | curl and a read of .env are refused before they run (the host cannot ask)", async () => {
     const { root, home } = secretProject(host.id, bin);
     const file = OUTBOUND.file(target.url);
@@ -116,5 +126,15 @@ describe("Copilot CLI: consent after guard's save", () => {
     const saved = log.find((e) => e.type === "shell.compensated")!.recoveries[0].txid;
     expect(log.find((e) => e.type === "shell.run-confirmed")?.txids).toEqual([saved]);
     expect(log.some((e) => e.type === "shell.compensation-reverted")).toBe(false);
+  }, LIMIT);
+
+  test("agentStop with a failing test: Copilot is sent back with the report, the agent fixes it, and stops", async () => {
+    const { root, home } = installedProject("copilot", bin, PY);
+    writeFileSync(join(root, "calc.py"), CALC.replace("a + b", "a - b")); // the agent's broken change
+    const fedBack = (req: any) => JSON.stringify(req.body.messages).includes("test_calc.py::test_add");
+    const s = await runCopilot(root, home, (turn, req) => (turn === 0 ? (fedBack(req) ? bash("sed -i 's/a - b/a + b/' calc.py") : say("done")) : say("fixed")), [bin]);
+    expect(s.exitCode).toBe(0);
+    expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
+    expect(auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.code)).toEqual(["STOP_TESTS_FAILED", "STOP_TESTS_PASSED"]);
   }, LIMIT);
 });

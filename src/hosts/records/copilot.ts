@@ -123,7 +123,7 @@ export const copilot: HostRecord = {
     { fact: ".github/hooks/*.json, version 1, entries {type:command, bash, powershell, timeoutSec}", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
     { fact: "preToolUse answer permissionDecision deny + permissionDecisionReason", status: "verified", source: "docs.github.com Copilot SDK pre-tool-use hook; test/hosts-e2e/copilot.test.ts (1.0.102)" },
     { fact: "agentStop fires when the main agent ends a turn and can block / force continuation", status: "verified", source: "docs.github.com Copilot CLI hooks reference" },
-    { fact: "agentStop answer shape {decision:block,reason}", status: "unverified" },
+    { fact: "agentStop answer {decision:block,reason} sends the agent back with the reason (1.0.102)", status: "verified", source: "test/hosts-e2e/opencode-copilot.test.ts" },
     { fact: "1.0.102: with --deny-tool 'shell(rm)' a `rm -rf` still reaches preToolUse first, then Copilot refuses it (\"Permission to run this tool was denied due to the following rules\") and postToolUse does not fire; a second hooks file in .github/hooks/ whose preToolUse denies keeps guard's preToolUse from running at all", status: "verified", source: "test/hosts-e2e/opencode-copilot.test.ts" },
     { fact: "toolArgs as a JSON string (older CLI payloads, per third-party guides)", status: "unverified", source: "1.0.102 sends an object; both are accepted" },
   ],
