@@ -68,7 +68,11 @@ export const opencode: HostRecord = {
       becomes: ({ bash: "pre-shell", read: "pre-read", glob: "not-gated" } as const)[tool as "read"] ?? ("pre-edit" as const),
     })),
   ],
-  gaps: ["session.idle only observes: a failing stop gate is reported, it cannot keep the agent working", "cannot ask from a plugin hook: an ask becomes a block"],
+  gaps: [
+    "session.idle only observes: a failing stop gate is reported, it cannot keep the agent working",
+    "cannot ask from a plugin hook: an ask becomes a block",
+    "no confirmation that a command ran: a save stays in the trash with its undo in the audit log, also when the command then does not run (not reproduced with `opencode run` 1.18.33: it ran bash even with `permission.bash: \"deny\"` in the config)",
+  ],
   facts: [
     { fact: "1.18.33 run here (`opencode run`, its Anthropic provider's baseURL pointed at a Messages API stand-in, OPENCODE_DISABLE_MODELS_FETCH): the project plugin in .opencode/plugins/ loads (opencode first installs @opencode-ai/plugin into .opencode/ with npm); an Error thrown from tool.execute.before is the tool's error and its message is what the model gets; the shell tool is bash {command, description}; `run` asks no permission; opencode works in $PWD, not in its process's cwd", status: "verified", source: "test/hosts-e2e/opencode.test.ts" },
     { fact: "project plugins in .opencode/plugins/, global in ~/.config/opencode/plugins/, loaded at start", status: "verified", source: "opencode.ai/docs/plugins" },
