@@ -35,7 +35,7 @@ export interface HookEvent {
    */
   wholeFile?: boolean;
   edits?: TextEdit[];
-  /** Claude Code / Codex: this stop follows a stop that a hook blocked. */
+  /** Claude Code / Codex / Copilot CLI: this stop follows a stop that a hook blocked. */
   stopHookActive?: boolean;
 }
 

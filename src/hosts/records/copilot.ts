@@ -78,8 +78,8 @@ export const copilot: HostRecord = {
       maps: ["stop"],
       entryExtra: { timeoutSec: 600 },
       installByDefault: true,
-      schema: obj({ ...common, stopReason: optStr }),
-      decode: (p, ctx) => ({ event: "stop", sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd }),
+      schema: obj({ ...common, stopReason: optStr, stop_hook_active: v.optional(v.boolean()) }),
+      decode: (p, ctx) => ({ event: "stop", sessionId: p.sessionId, cwd: p.cwd ?? ctx.processCwd, stopHookActive: p.stop_hook_active === true }),
     },
     {
       id: "user-prompt-submitted",
