@@ -48,7 +48,7 @@ function damage(host: HostRecord, path: string): string | undefined {
     return undefined;
   } catch (e) {
     if (!(e instanceof UnparseableConfig)) throw e;
-    return `${e.message.replace(/; guard edits.*$/, "")}: ${host.name} ignores the whole file, so no hook in it runs; repair it, then run \`guard hook install --host ${host.id}\``;
+    return `${e.message.replace(/; guard edits.*$/, "")}: ${host.name} ${host.damagedConfig ?? "ignores the whole file, so no hook in it runs"}; repair it, then run \`guard hook install --host ${host.id}\``;
   }
 }
 

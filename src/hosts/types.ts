@@ -35,7 +35,7 @@ export interface HookEvent {
    */
   wholeFile?: boolean;
   edits?: TextEdit[];
-  /** Claude Code / Codex: this stop follows a stop that a hook blocked. */
+  /** Claude Code / Codex / Copilot CLI: this stop follows a stop that a hook blocked. */
   stopHookActive?: boolean;
 }
 
@@ -150,6 +150,11 @@ export interface HostRecord {
    * installed, the compensation stays and the user is told the undo command.
    */
   confirmsRun: "post-tool" | "none";
+  /**
+   * What the host does with a hook config that is not valid JSON, as the end of a sentence after the host's
+   * name ("ignores the whole file, so no hook in it runs" when not set).
+   */
+  damagedConfig?: string;
   /** What guard cannot cover on this host (shown by doctor and status). */
   gaps: string[];
   facts: VerifiedFact[];

@@ -2,13 +2,13 @@
 // stand-in is the model: a loopback server speaking the Anthropic Messages API (anthropic-stand-in.ts),
 // scripted turn by turn. Every assertion is about what the host did: whether the tool ran, the files on
 // disk, guard's trash, the text the model received and the text the user was shown.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { guard, guardOnPath } from "../helpers/repo.ts";
 import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
-import { auditLog, CALC, installedProject, newHome, PY } from "./projects.ts";
+import { auditLog, CALC, installedProject, newHome, OUTBOUND, PY, SECRET, secretProject, uploadTarget } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { bash, call, contextTexts, runClaude, say } from "./claude-session.ts";
 import { mkdtempSync } from "node:fs";
@@ -25,6 +25,9 @@ const project = (files?: Record<string, string>) => installedProject("claude-cod
 const installedProjectShared = () => installedProject("claude-code", bin, { "README.md": "r\n" }, ["--shared"]);
 
 const once = (...turns: ReturnType<typeof say>[]) => (turn: number) => turns[turn];
+const target = uploadTarget();
+afterEach(() => void target.received.splice(0));
+afterAll(() => target.stop());
 
 describe("Claude Code runs guard's hooks", () => {
   test("safe delete: rm -rf runs, the user and the model are told what was saved and the undo, and the undo works", async () => {
@@ -184,5 +187,35 @@ describe("Claude Code runs guard's hooks", () => {
     const again = guard(["hook", "install", "--host", "claude-code"], root, { env: { HOME: home } });
     expect(again.code).not.toBe(0);
     expect(again.stdout + again.stderr).toContain("settings.local.json");
+  }, 180_000);
+
+  test("a secret on the way out: curl -d @.env, env | curl and Read .env are refused before they run, and the model gets the reason", async () => {
+    const { root, home } = secretProject("claude-code", bin);
+    const file = OUTBOUND.file(target.url);
+    const env = OUTBOUND.env(target.url);
+    const s = await runClaude(root, home, once(bash(file.command), bash(env.command), call("Read", { file_path: join(root, ".env") }), say("ok")), { allowedTools: ["Bash", "Read"] });
+    expect(s.exitCode).toBe(0);
+    expect(s.tools.map((t) => [t.tool, t.isError])).toEqual([["Bash", true], ["Bash", true], ["Read", true]]);
+    expect(s.tools[0]!.text).toContain(`[${file.code}]`); // an ask: in -p mode Claude Code denies it with guard's question
+    expect(s.tools[1]!.text).toContain(`[${env.code}]`); // a block
+    expect(s.tools[2]!.text).toContain("[LEAK_READ_SECRET_FILE]");
+    expect(target.received).toEqual([]);
+    expect(JSON.stringify(s.requests.map((r) => r.body))).not.toContain(SECRET);
+  }, 240_000);
+
+  test("an Edit that writes a credential runs with it redacted (SANITIZE through updatedInput); the user and the model are told", async () => {
+    const { root, home } = secretProject("claude-code", bin);
+    const file = join(root, "config.ts");
+    writeFileSync(file, 'export const token = "";\n');
+    const s = await runClaude(
+      root,
+      home,
+      once(call("Read", { file_path: file }), call("Edit", { file_path: file, old_string: 'token = ""', new_string: `token = "${SECRET}"` }), say("ok")),
+      { allowedTools: ["Read", "Edit"] },
+    );
+    expect(s.tools.find((t) => t.tool === "Edit")!.isError).toBe(false);
+    expect(readFileSync(file, "utf8")).toBe('export const token = "[REDACTED:github-token]";\n');
+    expect(s.shown.join("\n")).toContain("LEAK_WRITE_CREDENTIAL");
+    expect(JSON.stringify(s.requests.at(-1)!.body.messages)).toContain("LEAK_WRITE_CREDENTIAL");
   }, 180_000);
 });

@@ -16,6 +16,10 @@ export interface CodexSession {
 
 export const exec = (cmd: string): ResponsesItem[] => [{ type: "call", name: "exec_command", arguments: { cmd } }];
 export const reply = (text: string): ResponsesItem[] => [{ type: "text", text }];
+/** An apply_patch call; Codex offers the tool only for a model it knows (see PATCH_MODEL). */
+export const patch = (text: string): ResponsesItem[] => [{ type: "custom", name: "apply_patch", input: text }];
+/** A model name Codex 0.171.0 knows to take apply_patch (a freeform tool); the stand-in answers for it. */
+export const PATCH_MODEL = "gpt-5.5";
 
 /** Every text the model was sent in a request (prompts, tool outputs, hook feedback). */
 export const inputTexts = (req: ResponsesRequest): string[] => JSON.stringify(req.body.input ?? []).split("\\n");
@@ -26,7 +30,7 @@ export const inputTexts = (req: ResponsesRequest): string[] => JSON.stringify(re
  * a project's .codex/hooks.json only in a trusted project), and hook trust is bypassed for the run (a new
  * hook otherwise waits for review in /hooks and does not run: see the codex record).
  */
-export async function runCodex(root: string, home: string, script: (turn: number, req: ResponsesRequest) => ResponsesItem[] | undefined, path: string[] = []): Promise<CodexSession> {
+export async function runCodex(root: string, home: string, script: (turn: number, req: ResponsesRequest) => ResponsesItem[] | undefined, path: string[] = [], model = "stand-in"): Promise<CodexSession> {
   const codex = hostCli(HOST_CLIS.codex);
   const api = startResponsesStandIn(script);
   try {
@@ -34,7 +38,7 @@ export async function runCodex(root: string, home: string, script: (turn: number
     mkdirSync(codexHome, { recursive: true });
     writeFileSync(
       join(codexHome, "config.toml"),
-      `model = "stand-in"\nmodel_provider = "standin"\n\n[model_providers.standin]\nname = "stand-in"\nbase_url = "${api.url}"\nenv_key = "STANDIN_API_KEY"\nwire_api = "responses"\n\n[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`,
+      `model = "${model}"\nmodel_provider = "standin"\n\n[model_providers.standin]\nname = "stand-in"\nbase_url = "${api.url}"\nenv_key = "STANDIN_API_KEY"\nwire_api = "responses"\n\n[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`,
     );
     const p = Bun.spawn([codex, "exec", "--json", "--dangerously-bypass-hook-trust", "-s", "workspace-write", "do the task"], {
       cwd: root,

@@ -1,13 +1,15 @@
 // The real Codex CLI (pinned, cached outside the repository) runs guard's installed hooks (.codex/hooks.json).
 // The one stand-in is the model: a loopback server speaking the OpenAI Responses API (responses-stand-in.ts),
 // set as a model provider's base_url. Assertions are about what Codex did.
-import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { guard, guardOnPath } from "../helpers/repo.ts";
-import { auditLog, CALC, installedProject, PY } from "./projects.ts";
+import { auditLog, CALC, installedProject, installStatus, newHome, OUTBOUND, PY, SECRET, secretProject, truncateConfig, uploadTarget } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
-import { exec, reply, runCodex } from "./codex-session.ts";
+import { exec, patch, PATCH_MODEL, reply, runCodex } from "./codex-session.ts";
 
 
 let bin = "";
@@ -19,6 +21,10 @@ beforeAll(() => {
 /** guard's Codex hooks as a user installs them: .codex/hooks.json (committed, so guard is found on PATH). */
 const project = (files?: Record<string, string>) => installedProject("codex", bin, files);
 const turns = (...t: ReturnType<typeof reply>[]) => (turn: number) => t[turn];
+const applyPatch = (...lines: string[]) => patch(["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n"));
+const target = uploadTarget();
+afterEach(() => void target.received.splice(0));
+afterAll(() => target.stop());
 
 describe("Codex CLI runs guard's hooks", () => {
   test("safe delete: the command runs, PostToolUse confirms it, the trash holds the files and restore brings them back", async () => {
@@ -75,4 +81,52 @@ describe("Codex CLI runs guard's hooks", () => {
     const stops = auditLog(root).filter((e) => e.type === "hook.stop");
     expect(stops.map((e) => [e.code, e.ran])).toEqual([["STOP_TESTS_PASSED", true], ["STOP_UNCHANGED_GREEN", false]]);
   }, 240_000);
+
+  test("an apply_patch that removes what a human decision protects is blocked (Codex cannot ask), and the file stays", async () => {
+    const root = mkdtempSync(join(tmpdir(), "guard-host-why-"));
+    buildWhyRepo(root, "block");
+    rmSync(join(root, "test", "payments.test.ts")); // the agent already deleted the regression test
+    const home = newHome();
+    expect(guard(["hook", "install", "--host", "codex"], root, { env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } }).code).toBe(0);
+    const file = join(root, "src", "payments", "charge.ts");
+    const before = readFileSync(file, "utf8");
+    const s = await runCodex(root, home, turns(applyPatch("*** Update File: src/payments/charge.ts", "@@", "-    if (existing) return existing;"), reply("simplified")), [bin], PATCH_MODEL);
+    expect(s.outputs[0]).toContain("condition_removed");
+    expect(s.outputs[0]).toContain("WHY_BLOCK");
+    expect(readFileSync(file, "utf8")).toBe(before);
+  }, 180_000);
+
+  test("a secret on the way out: curl -d @.env and env | curl are blocked before they run; the model gets the reason", async () => {
+    const { root, home } = secretProject("codex", bin);
+    const file = OUTBOUND.file(target.url);
+    const env = OUTBOUND.env(target.url);
+    const s = await runCodex(root, home, turns(exec(file.command), exec(env.command), reply("ok")), [bin]);
+    expect(s.outputs[0]).toContain(`[${file.code}]`);
+    expect(s.outputs[1]).toContain(`[${env.code}]`);
+    expect(s.outputs.every((o) => o.includes("blocked by PreToolUse hook"))).toBe(true);
+    expect(target.received).toEqual([]);
+    expect(JSON.stringify(s.requests.map((r) => r.body))).not.toContain(SECRET);
+  }, 240_000);
+
+  test("an apply_patch that writes a credential into a source file is blocked (Codex takes back no rewritten patch)", async () => {
+    const { root, home } = secretProject("codex", bin);
+    const s = await runCodex(root, home, turns(applyPatch("*** Add File: config.ts", `+export const token = "${SECRET}";`), reply("ok")), [bin], PATCH_MODEL);
+    expect(s.outputs[0]).toContain("LEAK_WRITE_CREDENTIAL");
+    expect(existsSync(join(root, "config.ts"))).toBe(false);
+  }, 180_000);
+
+  test("a damaged .codex/hooks.json: Codex says it could not parse it and runs the command unchecked; guard hook status says so", async () => {
+    const { root, home } = project({ "src/a.py": "x = 1\n" });
+    truncateConfig(join(root, ".codex", "hooks.json"));
+    const s = await runCodex(root, home, turns(exec("rm -r src"), reply("ok")), [bin]);
+    expect(s.exitCode).toBe(0);
+    const shown = s.lines.filter((l) => l.item?.type === "error").map((l) => String(l.item.message));
+    expect(shown.some((m) => m.startsWith("failed to parse hooks config") && m.includes(".codex/hooks.json"))).toBe(true);
+    expect(existsSync(join(root, "src"))).toBe(false); // no hook ran: the deletion was not saved
+    expect(auditLog(root).some((e) => e.type === "hook.pre-shell")).toBe(false);
+    expect(installStatus(root, home, "codex", "shared")).toMatchObject({ installed: false, damaged: expect.stringContaining("not valid JSON") });
+    const again = guard(["hook", "install", "--host", "codex"], root, { env: { HOME: home } });
+    expect(again.code).not.toBe(0);
+    expect(again.stdout + again.stderr).toContain("hooks.json");
+  }, 180_000);
 });

@@ -22,12 +22,12 @@ export const text = (t: string): GeminiPart[] => [{ text: t }];
  * a project's .gemini/settings.json hooks only in a trusted folder). --yolo approves tool calls; without it
  * a non-interactive session does not offer the model the shell tool at all.
  */
-export async function runGemini(root: string, home: string, script: (turn: number, req: GeminiRequest) => GeminiPart[] | undefined, path: string[] = [], yolo = true): Promise<GeminiSession> {
+export async function runGemini(root: string, home: string, script: (turn: number, req: GeminiRequest) => GeminiPart[] | undefined, path: string[] = [], yolo = true, userSettings: Record<string, unknown> = {}): Promise<GeminiSession> {
   const gemini = hostCli(HOST_CLIS.gemini);
   const api = startGeminiStandIn(script);
   try {
     mkdirSync(join(home, ".gemini"), { recursive: true });
-    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } } }));
+    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } }, ...userSettings }));
     writeFileSync(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [root]: "TRUST_FOLDER" }));
     const p = Bun.spawn(["node", gemini, "-p", "do the task", "--output-format", "stream-json", ...(yolo ? ["--yolo"] : [])], {
       cwd: root,

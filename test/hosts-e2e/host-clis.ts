@@ -18,6 +18,8 @@ export const HOST_CLIS = {
   "claude-code": { id: "claude-code", packages: ["@anthropic-ai/claude-code@2.1.328"], bin: "@anthropic-ai/claude-code-linux-x64/claude" },
   codex: { id: "codex", packages: ["@openai/codex@0.171.0"], bin: "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex" },
   gemini: { id: "gemini", packages: ["@google/gemini-cli@0.61.0"], bin: "@google/gemini-cli/bundle/gemini.js" },
+  opencode: { id: "opencode", packages: ["opencode-ai@1.18.33"], bin: "opencode-linux-x64/bin/opencode" },
+  copilot: { id: "copilot", packages: ["@github/copilot@1.0.102"], bin: "@github/copilot-linux-x64/copilot" },
   // Not an agent host: the git hook manager whose `lefthook install` replaces .git/hooks/pre-commit.
   lefthook: { id: "lefthook", packages: ["lefthook@2.2.2"], bin: "lefthook-linux-x64/bin/lefthook" },
 } satisfies Record<string, HostCli>;

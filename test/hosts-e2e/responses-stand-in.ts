@@ -5,7 +5,11 @@ import { loopback } from "./projects.ts";
 // (response.created, response.output_item.done for each item, response.completed). The model's turns are
 // scripted by the number of function_call_output items in the request's input.
 
-export type ResponsesItem = { type: "text"; text: string } | { type: "call"; name: string; arguments: Record<string, unknown> };
+export type ResponsesItem =
+  | { type: "text"; text: string }
+  | { type: "call"; name: string; arguments: Record<string, unknown> }
+  /** A freeform tool's call (Codex's apply_patch): its input is plain text, not JSON arguments. */
+  | { type: "custom"; name: string; input: string };
 
 export interface ResponsesRequest {
   body: any;
@@ -26,7 +30,7 @@ export function startResponsesStandIn(script: (turn: number, req: ResponsesReque
     async (req, url) => {
       if (!url.pathname.endsWith("/responses")) return new Response("{}", { status: 404 });
       const body = (await req.json()) as any;
-      const outputs = (Array.isArray(body.input) ? body.input : []).filter((i: any) => i?.type === "function_call_output").map((i: any) => ({ callId: i.call_id, output: outputText(i.output) }));
+      const outputs = (Array.isArray(body.input) ? body.input : []).filter((i: any) => i?.type === "function_call_output" || i?.type === "custom_tool_call_output").map((i: any) => ({ callId: i.call_id, output: outputText(i.output) }));
       const seen: ResponsesRequest = { body, outputs };
       requests.push(seen);
       const turn = outputs.length;
@@ -35,10 +39,13 @@ export function startResponsesStandIn(script: (turn: number, req: ResponsesReque
       const id = `resp_standin_${requests.length}`;
       let out = ev({ type: "response.created", response: { id } });
       items.forEach((it, i) => {
+        const call_id = `call_standin_${turn}_${i}`;
         const item =
           it.type === "text"
             ? { type: "message", role: "assistant", id: `msg_${turn}_${i}`, content: [{ type: "output_text", text: it.text }] }
-            : { type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_standin_${turn}_${i}`, name: it.name, arguments: JSON.stringify(it.arguments) };
+            : it.type === "custom"
+              ? { type: "custom_tool_call", id: `ctc_${turn}_${i}`, call_id, name: it.name, input: it.input }
+              : { type: "function_call", id: `fc_${turn}_${i}`, call_id, name: it.name, arguments: JSON.stringify(it.arguments) };
         out += ev({ type: "response.output_item.added", output_index: i, item });
         out += ev({ type: "response.output_item.done", output_index: i, item });
       });

@@ -18,6 +18,10 @@ function decodeTool(p: v.InferOutput<typeof toolPayload>, post: boolean) {
     const command = pickString(input, "command") ?? "";
     return { ...base, event: post ? ("post-shell" as const) : ("pre-shell" as const), command, toolUseId: `command:${command}` };
   }
+  if (p.tool_name === "read_file" && !post) {
+    const path = pickString(input, "file_path", "absolute_path", "path");
+    return { ...base, event: "pre-read" as const, filePaths: path ? [path] : [] };
+  }
   if (!EDIT_TOOLS.has(p.tool_name)) return undefined;
   const path = pickString(input, "file_path", "absolute_path", "path");
   const oldString = input.old_string;
@@ -53,8 +57,8 @@ export const gemini: HostRecord = {
     {
       id: "before-tool",
       native: "BeforeTool",
-      maps: ["pre-shell", "pre-edit"],
-      matcher: "run_shell_command|write_file|replace",
+      maps: ["pre-shell", "pre-edit", "pre-read"],
+      matcher: "run_shell_command|write_file|replace|read_file",
       entryExtra: { timeout: 30000 },
       installByDefault: true,
       schema: toolPayload,
@@ -82,7 +86,7 @@ export const gemini: HostRecord = {
     ...promptAndSessionEvents(common, { id: "before-agent", native: "BeforeAgent" }),
   ],
   encode(verdict, ev) {
-    if (ev.event === "pre-shell" || ev.event === "pre-edit") {
+    if (ev.event === "pre-shell" || ev.event === "pre-edit" || ev.event === "pre-read") {
       if (verdict.decision === "BLOCK") return exit2(blockText(verdict));
       return verdict.userMessage ? json({ systemMessage: verdict.userMessage }) : silent();
     }
@@ -93,12 +97,13 @@ export const gemini: HostRecord = {
     return silent();
   },
   confirmsRun: "post-tool",
+  damagedConfig: "refuses to start until it is repaired, so no session runs",
   tools: [
-    ...(["run_shell_command", "write_file", "replace", "read_file"] as const).map((tool) => ({
+    ...(["run_shell_command", "write_file", "replace", "read_file", "list_directory"] as const).map((tool) => ({
       event: "before-tool",
       tool,
-      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { ...(tool === "read_file" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", content: "x", old_string: "a", new_string: "b" } },
-      becomes: tool === "run_shell_command" ? ("pre-shell" as const) : tool === "read_file" ? ("not-gated" as const) : ("pre-edit" as const),
+      payload: { session_id: "s", cwd: "$ROOT", tool_name: tool, tool_input: { ...(tool === "read_file" || tool === "list_directory" ? {} : { command: "ls" }), file_path: "$ROOT/a.py", content: "x", old_string: "a", new_string: "b" } },
+      becomes: ({ run_shell_command: "pre-shell", read_file: "pre-read", list_directory: "not-gated" } as const)[tool as "read_file"] ?? ("pre-edit" as const),
     })),
   ],
   gaps: [
@@ -113,5 +118,8 @@ export const gemini: HostRecord = {
     { fact: "AfterAgent {decision:deny,reason} forces another turn", status: "verified", source: "test/hosts-e2e/gemini.test.ts (0.61.0)" },
     { fact: "0.61.0 run here against a Gemini API stand-in (GOOGLE_GEMINI_BASE_URL, security.auth.selectedType gemini-api-key): project hooks load only in a trusted folder (~/.gemini/trustedFolders.json); exit 2 from BeforeTool reaches the model as \"Tool execution blocked: <stderr>\" and the tool does not run", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
     { fact: "timeouts are in milliseconds", status: "unverified" },
+    { fact: "0.61.0: read_file of a .env is refused by Gemini CLI itself (\"Path not in workspace\"), before any hook; read_file of another file reaches BeforeTool with tool_input.file_path", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
+    { fact: "0.61.0: a project .gemini/settings.json that is not valid JSON stops the CLI before any turn (exit 52, \"Error in <path>: … Please fix the configuration file(s) and try again.\")", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
+    { fact: "0.61.0: BeforeTool hooks from ~/.gemini/settings.json and the project's all run for one call; one that exits 2 blocks the call even when guard's allowed it (and compensated), and AfterTool then does not fire", status: "verified", source: "test/hosts-e2e/gemini.test.ts" },
   ],
 };
