@@ -1,4 +1,4 @@
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, readSync, writeSync } from "node:fs";
 import { EXIT } from "./exit-codes.ts";
 
 /**
@@ -83,13 +83,35 @@ export function answerNow(code: number, stdout: string, stderr: string): number 
   return code;
 }
 
-/** What was piped to guard on stdin; "" when stdin is a terminal (nothing is piped), /dev/null or closed. */
-export async function stdinText(): Promise<string> {
+/**
+ * What was piped to guard on stdin; "" when stdin is a terminal (nothing is piped), /dev/null or closed.
+ * Read synchronously: the asynchronous reader starts threads a hook call does not otherwise need.
+ */
+export function stdinText(): string {
   try {
     // A character device is a terminal or /dev/null: nothing to read (and a terminal would wait for a human).
     if (fstatSync(0).isCharacterDevice()) return "";
   } catch {
     return "";
   }
-  return await Bun.stdin.text();
+  const parts: Buffer[] = [];
+  for (;;) {
+    const buf = Buffer.allocUnsafe(65536);
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // A non-blocking pipe with nothing in it yet: wait for the writer, keeping what was read.
+      if (code === "EAGAIN") {
+        Bun.sleepSync(1);
+        continue;
+      }
+      if (code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    parts.push(buf.subarray(0, n));
+  }
+  return Buffer.concat(parts).toString("utf8");
 }

@@ -4,7 +4,7 @@ import { stdinText } from "../output.ts";
 
 /** The hook call itself: the payload from stdin, the answer as the host expects it (not yet written). */
 export async function agentEventAnswer(host: string, event: string, cwd: string): Promise<HookAnswer> {
-  const stdin = await stdinText();
+  const stdin = stdinText();
   const { handleAgentEvent } = await import("../../hosts/handle.ts");
   return (await handleAgentEvent(host, event, stdin, { processCwd: cwd })).answer;
 }
