@@ -13,7 +13,8 @@ const mark = (name: string) => {
   t[name] = now - last;
   last = now;
 };
-const stdin = await Bun.stdin.text();
+const { stdinText } = await import("../src/cli/output.ts");
+const stdin = stdinText();
 mark("stdin");
 const { handleAgentEvent } = await import("../src/hosts/handle.ts");
 mark("handle");
@@ -38,8 +39,8 @@ leakInLoop(host, { ...decoded, host: host.id, hostEvent: spec.id }, { decision: 
 mark("leak");
 const answer = (await handleAgentEvent(host.id, spec.id, stdin, { processCwd: process.cwd() })).answer;
 mark("warmHandle");
-const { writeSync } = await import("node:fs");
-writeSync(1, answer.stdout);
+const { answerNow } = await import("../src/cli/output.ts");
+answerNow(answer.exitCode, answer.stdout, "");
 mark("answer");
 const ts = await import("web-tree-sitter");
 const { default: runtimeWasm } = await import("web-tree-sitter/web-tree-sitter.wasm", { with: { type: "file" } });
