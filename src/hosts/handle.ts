@@ -12,7 +12,7 @@ import { exit2 } from "./answer.ts";
 import { pickString, unknownTool } from "./payload.ts";
 import { leakInLoop } from "./leak-check.ts";
 import { checkShell } from "./shell-check.ts";
-import { findEvent, findHost } from "./registry.ts";
+import { findEvent, loadHost } from "./load-host.ts";
 import { clearStopFaults, countedBlock, undecidableStop } from "./stop-faults.ts";
 import { BLOCKING_EVENTS, type HookAnswer, type HookEvent, type HookVerdict, type HostEventSpec, type HostRecord } from "./types.ts";
 
@@ -37,7 +37,7 @@ export interface HandleOptions {
 /** Answer one hook call. Never throws: every failure ends in the safe answer for that event, logged. */
 export async function handleAgentEvent(hostId: string, eventId: string, stdin: string, opts: HandleOptions): Promise<HandleResult> {
   const started = performance.now();
-  const host = findHost(hostId);
+  const host = await loadHost(hostId);
   const spec = host ? findEvent(host, eventId) : undefined;
   if (!host || !spec) {
     const what = !host ? `unknown host \`${hostId}\`` : `unknown event \`${eventId}\` for ${host.name}`;
