@@ -38,8 +38,8 @@ const sh = (argv: string[], cwd: string) => Bun.spawnSync(argv, { cwd, env: { ..
 const PHASES: [string, string][] = [
   ["boot", "from the runtime's time origin to the first line of JS (the entry chunk loaded; the runtime's own start, ~8 ms, comes before)"],
   ["stdin", "read the payload from stdin"],
-  ["handle", "load and evaluate src/hosts/handle.ts and what it imports (host records, valibot, the shell guard's rules)"],
-  ["decode", "decode the payload (the record's valibot schema)"],
+  ["handle", "load and evaluate src/hosts/handle.ts and what it imports (the shell guard's rules, the leak detectors)"],
+  ["decode", "load the host's record (valibot, its schemas) and decode the payload"],
   ["workspace", "find the workspace (walk up to `.git`; no git process)"],
   ["simpleClassify", "first classification of `ls -la src && git status` (a simple line, no tree-sitter)"],
   ["firstAppend", "first event append (creates .guard/, adds it to .git/info/exclude; no git process)"],
