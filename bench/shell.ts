@@ -37,7 +37,7 @@ const sh = (argv: string[], cwd: string) => Bun.spawnSync(argv, { cwd, env: { ..
 // Phases inside one fresh process, from a probe compiled the way guard is (bench/shell-phases.ts).
 const PHASES: [string, string][] = [
   ["boot", "from the runtime's time origin to the first line of JS (the entry chunk loaded; the runtime's own start, ~8 ms, comes before)"],
-  ["stdin", "read the payload from stdin"],
+  ["stdin", "read the payload from stdin (here it also loads src/cli/output.ts, which guard loads at start)"],
   ["handle", "load and evaluate src/hosts/handle.ts and what it imports (the shell guard's rules, the leak detectors)"],
   ["decode", "load the host's record (valibot, its schemas) and decode the payload"],
   ["workspace", "find the workspace (walk up to `.git`; no git process)"],
