@@ -1,7 +1,10 @@
 /**
- * Where a fresh guard process spends its time on a shell check, phase by phase. bench/shell.ts compiles this
- * file the way scripts/build.ts compiles guard (minified ESM with bytecode) and runs it in a scratch
- * repository; it prints one JSON object of milliseconds per phase.
+ * Where a fresh guard process spends its time on a Claude Code PreToolUse Bash hook call, phase by phase, in
+ * the order `guard agent-event claude-code pre-tool-use` runs them. bench/shell.ts compiles this file the way
+ * scripts/build.ts compiles guard (minified ESM, bytecode, split at dynamic imports) and runs it in a scratch
+ * repository with the payload on stdin; it prints one JSON object of milliseconds per phase. The pieces of
+ * the hook handler are called one by one first (each pays what it is the first to need), then the handler
+ * itself on the same payload, warm.
  */
 const t: Record<string, number> = { boot: performance.now() };
 let last = t.boot!;
@@ -10,25 +13,35 @@ const mark = (name: string) => {
   t[name] = now - last;
   last = now;
 };
-await import("../src/cli/cli.ts");
-mark("cli");
-await import("../src/hosts/handle.ts");
+const { stdinText } = await import("../src/cli/output.ts");
+const stdin = stdinText();
+mark("stdin");
+const { handleAgentEvent } = await import("../src/hosts/handle.ts");
 mark("handle");
-const { readSimpleLine } = await import("../src/decide/shell/simple-line.ts");
+const v = await import("valibot");
+const { findEvent, loadHost } = await import("../src/hosts/load-host.ts");
+const host = (await loadHost("claude-code"))!;
+const spec = findEvent(host, "pre-tool-use")!;
+const decoded = spec.decode(v.parse(spec.schema, JSON.parse(stdin)), { processCwd: "" })!;
+mark("decode");
+const { resolveWorkspace } = await import("../src/state/workspace.ts");
+const ws = resolveWorkspace(decoded.cwd, { home: process.env.HOME ?? "" });
+mark("workspace");
 const { classify } = await import("../src/decide/shell/classify.ts");
-mark("classifier");
-const ctx = { cwd: process.cwd(), root: process.cwd() };
-readSimpleLine("ls -la src && git status");
-await classify("ls -la src && git status", ctx);
+const ctx = { cwd: decoded.cwd, root: ws.root };
+const verdict = await classify(decoded.command ?? "", ctx);
 mark("simpleClassify");
-const { findRepoRoot } = await import("../src/repo/git.ts");
-findRepoRoot(process.cwd());
-mark("gitRoot");
 const { appendEvent } = await import("../src/state/events.ts");
-appendEvent(process.cwd(), { type: "bench.first" });
+appendEvent(verdict.root, { type: "bench.first" });
 mark("firstAppend");
-appendEvent(process.cwd(), { type: "bench.second" });
-mark("secondAppend");
+const { leakInLoop } = await import("../src/hosts/leak-check.ts");
+leakInLoop(host, { ...decoded, host: host.id, hostEvent: spec.id }, { decision: verdict.decision, code: verdict.code, reason: verdict.reason });
+mark("leak");
+const answer = (await handleAgentEvent(host.id, spec.id, stdin, { processCwd: process.cwd() })).answer;
+mark("warmHandle");
+const { answerNow } = await import("../src/cli/output.ts");
+answerNow(answer.exitCode, answer.stdout, "");
+mark("answer");
 const ts = await import("web-tree-sitter");
 const { default: runtimeWasm } = await import("web-tree-sitter/web-tree-sitter.wasm", { with: { type: "file" } });
 await ts.Parser.init({ wasmBinary: await Bun.file(runtimeWasm).bytes() } as object);
@@ -44,5 +57,5 @@ await classify("for f in src/*.ts; do echo \"$f\"; done", ctx);
 mark("firstGrammarClassify");
 await classify("for f in src/*.ts; do echo \"$f\" > /dev/null; done", ctx);
 mark("warmGrammarClassify");
-process.stdout.write(`${JSON.stringify(t)}\n`);
+process.stderr.write(`${JSON.stringify(t)}\n`);
 export {};

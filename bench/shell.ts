@@ -6,12 +6,13 @@
  * across to /dev/shm, with restore).
  *
  *   bun bench/shell.ts [--runs 31] [--binary <path> | --source]
+ *   bun bench/shell.ts --phases [--runs 31]   (only the phase table, replaced in bench/results/shell.md)
  *
  * Uses --binary when given (e.g. `bun scripts/build.ts --outfile bench/.work/guard` first), else
  * dist/guard when it is newer than src/ and has `shell check`, else runs from source and says so.
  * Writes bench/results/shell.md; a hand-written section from "## Notes" on is kept.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { relocate } from "../src/act/trash/relocate.ts";
@@ -32,6 +33,65 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 const sh = (argv: string[], cwd: string) => Bun.spawnSync(argv, { cwd, env: { ...process.env, ...GIT_ENV }, stdout: "pipe", stderr: "pipe" });
+
+// Phases inside one fresh process, from a probe compiled the way guard is (bench/shell-phases.ts).
+const PHASES: [string, string][] = [
+  ["boot", "from the runtime's time origin to the first line of JS (the entry chunk loaded; the runtime's own start, ~8 ms, comes before)"],
+  ["stdin", "read the payload from stdin (here it also loads src/cli/output.ts, which guard loads at start)"],
+  ["handle", "load and evaluate src/hosts/handle.ts and what it imports (the shell guard's rules, the leak detectors)"],
+  ["decode", "load the host's record (valibot, its schemas) and decode the payload"],
+  ["workspace", "find the workspace (walk up to `.git`; no git process)"],
+  ["simpleClassify", "first classification of `ls -la src && git status` (a simple line, no tree-sitter)"],
+  ["firstAppend", "first event append (creates .guard/, adds it to .git/info/exclude; no git process)"],
+  ["leak", "the leak check of the command (argv channel)"],
+  ["warmHandle", "the whole hook handler on the same payload, warm (classify, two appends, the answer)"],
+  ["answer", "write the answer (synchronous write to stdout)"],
+  ["runtimeWasm", "tree-sitter runtime wasm: compile + instantiate (Parser.init)"],
+  ["bashGrammar", "Bash grammar wasm: compile + instantiate + relocate (Language.load)"],
+  ["firstParse", "first parse"],
+  ["firstGrammarClassify", "first classification through the grammar (first walk of wasm-backed nodes)"],
+  ["warmGrammarClassify", "the next classification through the grammar"],
+];
+async function phaseTable(runs: number) {
+  const probe = join(ROOT, "bench", ".work", "shell-phases");
+  const built = await Bun.build({ entrypoints: [join(ROOT, "bench", "shell-phases.ts")], target: "bun", format: "esm", minify: true, bytecode: true, splitting: true, compile: { outfile: probe, autoloadDotenv: false, autoloadBunfig: false } });
+  if (!built.success) throw new Error(`could not build the phase probe: ${built.logs.map(String).join("\n")}`);
+  const phaseRuns: Record<string, number>[] = [];
+  const phaseRepo = mkdtempSync(join(tmpdir(), "guard-bench-phases-"));
+  sh(["git", "init", "-q", "-b", "main"], phaseRepo);
+  const payload = new TextEncoder().encode(JSON.stringify({ session_id: "bench", cwd: phaseRepo, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la src && git status" } }));
+  for (let i = 0; i < runs; i++) {
+    // A fresh .guard/ each run, so the first append pays what a first hook call in a repository pays.
+    rmSync(join(phaseRepo, ".guard"), { recursive: true, force: true });
+    const p = Bun.spawnSync([probe], { cwd: phaseRepo, env: { ...process.env, ...GIT_ENV }, stdin: payload, stdout: "pipe", stderr: "pipe" });
+    phaseRuns.push(JSON.parse(p.stderr.toString()));
+  }
+  rmSync(phaseRepo, { recursive: true, force: true });
+  const rows = PHASES.map(([key, what]) => ({ what, ms: median(phaseRuns.map((r) => r[key] ?? NaN)), min: Math.min(...phaseRuns.map((r) => r[key] ?? NaN)) }));
+  return `Medians over ${runs} runs of bench/shell-phases.ts, compiled like guard (minified ESM, bytecode, split at dynamic
+imports), in a fresh git repository, with a Claude Code PreToolUse payload for \`ls -la src && git status\` on
+stdin. Each row is the time since the previous one; the hook path is the rows down to the answer. Load average
+after these runs: ${loadavg()[0]!.toFixed(1)}; on a loaded machine the minimum is the closer figure for what a
+phase costs, the median adds waiting for a CPU.
+
+| phase | median | min |
+|---|---|---|
+${rows.map((p) => `| ${p.what} | ${p.ms.toFixed(1)} ms | ${p.min.toFixed(1)} ms |`).join("\n")}
+`;
+}
+
+// `--phases`: only the phase table, written into bench/results/shell.md in place of the old one.
+if (args.includes("--phases")) {
+  const path = join(ROOT, "bench", "results", "shell.md");
+  const old = readFileSync(path, "utf8");
+  const from = old.indexOf("## Where a fresh process spends its time\n");
+  const to = old.indexOf("\n## ", from + 1);
+  if (from < 0 || to < 0) throw new Error(`${path} has no phase section to replace`);
+  const table = await phaseTable(RUNS);
+  writeFileSync(path, `${old.slice(0, from)}## Where a fresh process spends its time\n\n${table}${old.slice(to)}`);
+  process.stdout.write(table);
+  process.exit(0);
+}
 
 // A small repository: tracked sources, an untracked note, ignored node_modules.
 const repo = mkdtempSync(join(tmpdir(), "guard-bench-shell-"));
@@ -116,31 +176,7 @@ for (let i = 0; i < RUNS; i++)
 const whole = WHOLE.map((w, j) => ({ what: w.what, ms: median(wallTimes[j]!), min: Math.min(...wallTimes[j]!) }));
 const loadDuringWhole = loadavg()[0]!;
 
-// Phases inside one fresh process, from a probe compiled the way guard is (bench/shell-phases.ts).
-const PHASES: [string, string][] = [
-  ["boot", "runtime start, to the first line of JS (what `--version` pays)"],
-  ["cli", "evaluate the CLI module (cac wiring, command registry)"],
-  ["handle", "evaluate src/hosts/handle.ts and its imports (host records, valibot schemas)"],
-  ["classifier", "evaluate the classifier modules (already evaluated with handle.ts)"],
-  ["simpleClassify", "first classification of a simple line (`ls -la src && git status`), no tree-sitter"],
-  ["gitRoot", "`git rev-parse --show-toplevel` (the hook handler's repository root)"],
-  ["firstAppend", "first event append (ensureStateDir runs `git rev-parse --git-path info/exclude`)"],
-  ["secondAppend", "a second event append"],
-  ["runtimeWasm", "tree-sitter runtime wasm: compile + instantiate (Parser.init)"],
-  ["bashGrammar", "Bash grammar wasm: compile + instantiate + relocate (Language.load)"],
-  ["firstParse", "first parse"],
-  ["firstGrammarClassify", "first classification through the grammar (first walk of wasm-backed nodes)"],
-  ["warmGrammarClassify", "the next classification through the grammar"],
-];
-const probe = join(ROOT, "bench", ".work", "shell-phases");
-const built = await Bun.build({ entrypoints: [join(ROOT, "bench", "shell-phases.ts")], target: "bun", format: "esm", minify: true, bytecode: true, compile: { outfile: probe, autoloadDotenv: false, autoloadBunfig: false } });
-if (!built.success) throw new Error(`could not build the phase probe: ${built.logs.map(String).join("\n")}`);
-const phaseRuns: Record<string, number>[] = [];
-const phaseRepo = mkdtempSync(join(tmpdir(), "guard-bench-phases-"));
-sh(["git", "init", "-q", "-b", "main"], phaseRepo);
-for (let i = 0; i < RUNS; i++) phaseRuns.push(JSON.parse(sh([probe], phaseRepo).stdout.toString()));
-rmSync(phaseRepo, { recursive: true, force: true });
-const phases = PHASES.map(([key, what]) => ({ what, ms: median(phaseRuns.map((r) => r[key] ?? NaN)) }));
+const phases = await phaseTable(RUNS);
 
 // Relocation throughput: 10k files in 100 directories, relocated as one tree and restored.
 function tree(dir: string) {
@@ -244,13 +280,7 @@ ${whole.map((w) => `| ${w.what} | ${w.ms.toFixed(1)} ms | ${w.min.toFixed(1)} ms
 
 ## Where a fresh process spends its time
 
-Medians over ${RUNS} runs of bench/shell-phases.ts, compiled like guard (minified ESM, bytecode), in a fresh git
-repository. Each row is the time since the previous one.
-
-| phase | median |
-|---|---|
-${phases.map((p) => `| ${p.what} | ${p.ms.toFixed(1)} ms |`).join("\n")}
-
+${phases}
 ## \`find . -name '*.o' -delete\` at scale, whole process (target ≤ 1 s at 30,000 matches)
 
 One run each; wall time and the process's CPU time (user + system, the steadier figure on a shared machine).

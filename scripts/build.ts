@@ -2,7 +2,8 @@
  * Build the single-file `guard` binary for this machine: `bun scripts/build.ts` → dist/guard.
  *
  * Minified ESM with bytecode (ESM because src/cli/main.ts uses top-level await; bytecode with ESM needs
- * `compile`). The grammars and the tree-sitter runtime wasm are embedded through their `with { type: "file" }`
+ * `compile`), split at every dynamic import: a process loads (and evaluates the imports of) only the chunks
+ * its command reaches, so a hook call does not pay for the engine, the indexer or the test runners. The grammars and the tree-sitter runtime wasm are embedded through their `with { type: "file" }`
  * imports. The binary ignores .env and bunfig.toml in the directory it runs in: guard's behaviour must not
  * change with a user's project files.
  *
@@ -33,6 +34,7 @@ export async function compileGuard(o: CompileOptions): Promise<string> {
     minify: true,
     sourcemap: "none",
     bytecode: o.bytecode ?? true,
+    splitting: true,
     compile: {
       outfile: o.outfile,
       ...(o.target ? { target: o.target } : {}),

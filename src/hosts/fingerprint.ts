@@ -1,14 +1,14 @@
-import { createHash } from "node:crypto";
 import { readFileSync, lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { gitRaw, splitZ, headSha } from "../repo/git.ts";
+import { sha256 } from "../state/digest.ts";
 
 /**
  * What the working tree holds, as one hash: HEAD, `git diff HEAD` (staged and unstaged), and every
  * untracked, not-ignored file's name and content. Two equal fingerprints = nothing to re-test.
  */
 export function treeFingerprint(root: string): string {
-  const h = createHash("sha256");
+  const h = sha256();
   const head = headSha(root);
   h.update(`head ${head ?? "none"}\0`);
   const diff = head ? gitRaw(["diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv"], root) : gitRaw(["diff", "--cached", "--binary", "--no-ext-diff"], root);

@@ -10,12 +10,9 @@ import { resolveWorkspace, type WorkspaceFound, type WorkspaceRefused } from "..
 import { describeError, isGuardError, systemTodo } from "../cli/errors.ts";
 import { exit2 } from "./answer.ts";
 import { pickString, unknownTool } from "./payload.ts";
-import { checkEdit } from "./edit-check.ts";
 import { leakInLoop } from "./leak-check.ts";
 import { checkShell } from "./shell-check.ts";
-import { awaitRun, confirmRun, putBackUnrun, savedNotice } from "./consent.ts";
-import { findEvent, findHost } from "./registry.ts";
-import { stopGate } from "./stop-gate.ts";
+import { findEvent, loadHost } from "./load-host.ts";
 import { clearStopFaults, countedBlock, undecidableStop } from "./stop-faults.ts";
 import { BLOCKING_EVENTS, type HookAnswer, type HookEvent, type HookVerdict, type HostEventSpec, type HostRecord } from "./types.ts";
 
@@ -40,7 +37,7 @@ export interface HandleOptions {
 /** Answer one hook call. Never throws: every failure ends in the safe answer for that event, logged. */
 export async function handleAgentEvent(hostId: string, eventId: string, stdin: string, opts: HandleOptions): Promise<HandleResult> {
   const started = performance.now();
-  const host = findHost(hostId);
+  const host = await loadHost(hostId);
   const spec = host ? findEvent(host, eventId) : undefined;
   if (!host || !spec) {
     const what = !host ? `unknown host \`${hostId}\`` : `unknown event \`${eventId}\` for ${host.name}`;
@@ -113,13 +110,15 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       // Without a workspace the shell guard saves nothing: destructive commands are BLOCK, with the reason.
       const v = await checkShell(ev.command ?? "", { cwd: ev.cwd, root: ws.root });
       if (!v.saved?.length || !ws.root) return v;
+      // Modules only some events need are imported where they are used: a hook call is a fresh process.
+      const { awaitRun, savedNotice } = await import("./consent.ts");
       const confirmable = host.confirmsRun === "post-tool" && !!ev.sessionId && !!ev.toolUseId;
       if (confirmable) awaitRun(ws.root, ev, v.saved);
       const notice = savedNotice(v.saved, confirmable);
       return { ...v, userMessage: notice, agentContext: notice };
     }
     case "post-shell":
-      if (ws.root) confirmRun(ws.root, ev);
+      if (ws.root) (await import("./consent.ts")).confirmRun(ws.root, ev);
       return { decision: "ALLOW", code: "HOOK_RUN_CONFIRMED", reason: "the tool ran; what guard saved before it stands" };
     case "prompt":
     case "session-end": {
@@ -127,6 +126,7 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
       return { decision: "ALLOW", code: "HOOK_OBSERVED", reason: `${ev.event} is observed, not gated`, ...(back ? { userMessage: back } : {}) };
     }
     case "pre-edit": {
+      const { checkEdit } = await import("./edit-check.ts");
       const base = checkEdit(ev.filePaths ?? [], { cwd: ev.cwd, root: ws.root, home: homedir() });
       if (base.decision !== "ALLOW" || !ws.root) return base;
       const root = ws.root;
@@ -152,7 +152,7 @@ async function decide(host: HostRecord, ev: HookEvent): Promise<HookVerdict> {
 async function putBack(host: HostRecord, ev: HookEvent, root: string): Promise<string | undefined> {
   if (host.confirmsRun !== "post-tool") return undefined;
   const why = ev.event === "stop" ? "the turn ended without it" : ev.event === "prompt" ? "a new prompt came first" : "the session ended without it";
-  return putBackUnrun(root, ev.sessionId, why);
+  return (await import("./consent.ts")).putBackUnrun(root, ev.sessionId, why);
 }
 
 /** The stop gate fails closed: whatever keeps it from deciding blocks the stop with the reason (a few times, then the user is told). */
@@ -173,6 +173,7 @@ async function stopVerdict(ev: HookEvent, root: string, at: { cwd: string; root?
     // An open task (guard pre): unapproved edits run guard post, REVISE blocks the stop.
     const gate = taskOpen(root) ? await (await import("../act/gate/host.ts")).stopGate(root, ev.sessionId) : undefined;
     if (gate) return settled(gate, ev.cwd, root);
+    const { stopGate } = await import("./stop-gate.ts");
     const verdict = await stopGate({ root, sessionId: ev.sessionId, stopHookActive: ev.stopHookActive });
     if (verdict.decision === "BLOCK" && verdict.unrecorded) return countedBlock(verdict, `its state could not be saved: ${verdict.unrecorded}`, at);
     return settled(verdict, ev.cwd, root);

@@ -7,7 +7,7 @@ import { gemini } from "./records/gemini.ts";
 import { kiro } from "./records/kiro.ts";
 import { opencode } from "./records/opencode.ts";
 import { windsurf } from "./records/windsurf.ts";
-import type { HostEventSpec, HostRecord } from "./types.ts";
+import type { HostRecord } from "./types.ts";
 
 /** Every host guard knows. Adding a host = a record here + fixtures under fixtures/hosts/<id>/. */
 export const HOSTS: HostRecord[] = [claudeCode, codex, cursor, copilot, antigravity, gemini, opencode, kiro, windsurf];
@@ -18,6 +18,4 @@ export function findHost(id: string): HostRecord | undefined {
   return HOSTS.find((h) => h.id === id);
 }
 
-export function findEvent(host: HostRecord, id: string): HostEventSpec | undefined {
-  return host.events.find((e) => e.id === id || e.native === id);
-}
+export { findEvent } from "./load-host.ts";

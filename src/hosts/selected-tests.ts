@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../state/digest.ts";
 
 /** What the stop gate and the commit gate need from a test run: the verdict and a report of at most 30 lines. */
 export interface GateTestRun {
@@ -42,4 +42,4 @@ export async function runSelectedTests(root: string, opts: { staged?: boolean; t
 
 /** A stable key for "the same failure": the failing ids, or the report below its first line (which holds the timing) when none could be named. */
 export const failureKey = (run: Pick<GateTestRun, "failed" | "report">): string =>
-  createHash("sha256").update(run.failed.length > 0 ? run.failed.join("\n") : run.report.split("\n").slice(1).join("\n")).digest("hex").slice(0, 16);
+  sha256Hex(run.failed.length > 0 ? run.failed.join("\n") : run.report.split("\n").slice(1).join("\n")).slice(0, 16);

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { guardHome } from "../state/paths.ts";
 import type { HookVerdict } from "./types.ts";
+import { sha256Hex } from "../state/digest.ts";
 
 /** Stops in a row guard could not decide after which the agent may stop (the user is told the tests were not checked). */
 export const FAULT_LIMIT = 3;
@@ -18,7 +18,7 @@ function counterDir(root: string | undefined): string {
   return dir;
 }
 
-const prefix = (cwd: string) => `stop-fault-${createHash("sha256").update(cwd).digest("hex").slice(0, 12)}.`;
+const prefix = (cwd: string) => `stop-fault-${sha256Hex(cwd).slice(0, 12)}.`;
 
 /** The next count of undecidable stops for `cwd`, or undefined when guard cannot record it anywhere. */
 function bump(cwd: string, root: string | undefined): number | undefined {

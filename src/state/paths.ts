@@ -43,12 +43,30 @@ export function ensureStateDir(root: string): string {
 export function excludeFile(root: string): string | undefined {
   const dotGit = join(root, ".git");
   try {
-    if (statSync(dotGit).isDirectory()) return join(dotGit, "info", "exclude");
+    const st = statSync(dotGit);
+    if (st.isDirectory()) return join(dotGit, "info", "exclude");
+    // A linked worktree or a submodule: read where its git dir is rather than start git on every hook call.
+    const common = st.isFile() ? commonDirOf(dotGit) : undefined;
+    if (common) return join(common, "info", "exclude");
   } catch {
     // no .git here: ask git below
   }
   const r = gitRaw(["rev-parse", "--git-path", "info/exclude"], root);
   return r.code === 0 ? resolve(root, r.stdout.trim()) : undefined;
+}
+
+/**
+ * The repository dir a `.git` file leads to: its `gitdir: <dir>` line, then that dir's `commondir` file (a
+ * linked worktree's points to the main repository's .git; a submodule's dir has none). Undefined when the
+ * file says something else, so git is asked.
+ */
+function commonDirOf(dotGitFile: string): string | undefined {
+  const m = /^gitdir: (.+)$/m.exec(readFileSync(dotGitFile, "utf8"));
+  if (!m) return undefined;
+  const gitDir = resolve(dirname(dotGitFile), m[1]!.trim());
+  const commonFile = join(gitDir, "commondir");
+  const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, "utf8").trim()) : gitDir;
+  return existsSync(join(common, "HEAD")) ? common : undefined;
 }
 
 function isExcluded(excludePath: string): boolean {

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "./digest.ts";
 
 /** sun_path is 108 bytes on Linux and 104 on macOS, NUL included; stay well under both. */
 export const MAX_SOCKET_PATH_BYTES = 100;
@@ -12,7 +12,7 @@ export const MAX_SOCKET_PATH_BYTES = 100;
 export function fittingSocketPath(preferred: string, home: string, suffix: string, tmpRoot = "/tmp"): string {
   if (Buffer.byteLength(preferred) <= MAX_SOCKET_PATH_BYTES) return preferred;
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const hash = createHash("sha256").update(home).digest("hex").slice(0, 16);
+  const hash = sha256Hex(home).slice(0, 16);
   return join(tmpRoot, `guard-${uid}`, `${hash}${suffix}.sock`);
 }
 

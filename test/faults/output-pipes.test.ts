@@ -124,3 +124,56 @@ for (const c of commands)
       expect(r.guardCode).toBe(141);
     }, 120_000);
   });
+
+// A hook call and --version write their answer without node's stdio streams (they cost a fresh process
+// milliseconds); the same rules hold: every byte, or exit 1 with the reason, or 141 when the reader is gone.
+const direct: { name: string; args: string[]; code: number; input?: () => string }[] = [
+  { name: "--version", args: ["--version"], code: 0 },
+  {
+    name: "agent-event (a Cursor payload of the wrong shape: a JSON deny on stdout, the reason on stderr)",
+    args: ["agent-event", "cursor", "before-shell-execution"],
+    code: 2,
+    input: () => {
+      const p = join(work, "cursor-payload.json");
+      writeFileSync(p, "{}\n");
+      return p;
+    },
+  },
+];
+
+for (const c of direct)
+  describe(`guard ${c.name}`, () => {
+    test("| cat receives what a file receives, with the same exit code", async () => {
+      const input = c.input?.() ?? "/dev/null";
+      const expected = toFileWithCode(c.args, input, c.code);
+      expect(expected.length).toBeGreaterThan(0);
+      const r = await pipe(c.args, "cat", input);
+      expect(r.guardCode).toBe(c.code);
+      expect(r.received.equals(expected)).toBe(true);
+    }, 120_000);
+
+    test("> /dev/full is exit 1 with the reason", () => {
+      const input = c.input?.() ?? "/dev/null";
+      const p = Bun.spawnSync(["bash", "-c", `"$GUARD" "$@" < "$IN" > /dev/full`, "full", ...c.args], { cwd: root, env: { ...process.env, GUARD: bin, IN: input }, stderr: "pipe" });
+      expect(p.exitCode).toBe(1);
+      expect(p.stderr.toString()).toContain("guard: could not write the output (ENOSPC); it is incomplete\n");
+    });
+
+    test("a reader gone before the answer is written: exit 141, nothing on stderr about it", () => {
+      const input = c.input?.() ?? "/dev/null";
+      // The reader (`true`) is gone before guard starts; guard's own exit code goes to a file.
+      const status = join(work, "direct-status");
+      const p = Bun.spawnSync(["bash", "-c", `{ sleep 0.3; "$GUARD" "$@" < "$IN" 2> "$ERR"; echo $? > "$STATUS"; } | true`, "gone", ...c.args], { cwd: root, env: { ...process.env, GUARD: bin, IN: input, STATUS: status, ERR: join(work, "direct-err") } });
+      expect(p.exitCode).toBe(0);
+      expect(readFileSync(status, "utf8").trim()).toBe("141");
+      expect(readFileSync(join(work, "direct-err"), "utf8")).not.toContain("could not write");
+    });
+  });
+
+/** What the command writes to stdout when it is a file, checking its exit code. */
+function toFileWithCode(args: string[], input: string, code: number): Buffer {
+  const out = join(work, "to-file-direct");
+  const p = Bun.spawnSync(["bash", "-c", `"$GUARD" "$@" < "$IN" > "$OUT"`, "file", ...args], { cwd: root, env: { ...process.env, GUARD: bin, IN: input, OUT: out } });
+  expect(p.exitCode).toBe(code);
+  return readFileSync(out);
+}

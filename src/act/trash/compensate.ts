@@ -1,16 +1,12 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import { snapshotRefs, snapshotWorktree } from "../snapshot/snapshot.ts";
 import { describeError, isGuardError } from "../../cli/errors.ts";
 import type { Recovery } from "../../decide/decision.ts";
 import { redactForLog } from "../../decide/leak/scan.ts";
 import { classify, modeTargets, relocationPlan } from "../../decide/shell/classify.ts";
-import { saveModes } from "./modes.ts";
 import type { Compensation, ShellContext, ShellVerdict } from "../../decide/shell/types.ts";
 import { appendEvent } from "../../state/events.ts";
-import { DEFAULTS, loadConfig } from "../../state/config.ts";
-import { relocate } from "./relocate.ts";
+import { sha256Hex } from "../../state/digest.ts";
 
 const blockWith = (v: ShellVerdict, code: string, reason: string): ShellVerdict => ({ ...v, decision: "BLOCK", code, reason });
 
@@ -25,7 +21,7 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
   const root = v.root;
   const logged = redactForLog(command);
   const needs = v.decision === "RELOCATE" || v.decision === "SNAPSHOT";
-  const record = (type: string, extra: Record<string, unknown>) => appendEvent(root, { type, command: logged, sha256: createHash("sha256").update(command).digest("hex"), ...extra });
+  const record = (type: string, extra: Record<string, unknown>) => appendEvent(root, { type, command: logged, sha256: sha256Hex(command), ...extra });
 
   // Without a workspace nothing is recorded: guard never creates .guard/ outside a repository or a configured root.
   if (v.noWorkspace || (!needs && !existsSync(join(root, ".git")) && !existsSync(join(root, ".guard")))) return v;
@@ -39,6 +35,13 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
 
   const done: Compensation[] = [];
   try {
+    // Loaded only when there is something to save: most commands a hook sees need none of it.
+    const [{ snapshotRefs, snapshotWorktree }, { saveModes }, { relocate }, { DEFAULTS, loadConfig }] = await Promise.all([
+      import("../snapshot/snapshot.ts"),
+      import("./modes.ts"),
+      import("./relocate.ts"),
+      import("../../state/config.ts"),
+    ]);
     const snapshotOps = v.operations.filter((o) => o.decision?.decision === "SNAPSHOT" && o.git);
     const worktree = snapshotOps.filter((o) => o.git!.effect === "worktree-overwrite");
     if (worktree.length) {

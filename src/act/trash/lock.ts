@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { linkSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pidExists, processStart } from "../../state/process.ts";
+import { randomHex } from "../../state/digest.ts";
 
 /**
  * One process at a time works on a transaction (relocate, restore, gc): a lock file made with O_EXCL
@@ -51,7 +51,7 @@ function stale(path: string): boolean {
 
 /** Make the lock whole or not at all: the owner is written to a file of our own, then linked to the lock's name. */
 function create(path: string, op: string): ((dirNow?: string) => void) | "exists" | "gone" {
-  const mine = `${path.slice(0, -LOCK.length)}.lock-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const mine = `${path.slice(0, -LOCK.length)}.lock-${process.pid}-${randomHex(4)}`;
   const owner: TxLockOwner = { pid: process.pid, op, start: processStart(process.pid), at: new Date().toISOString() };
   try {
     writeFileSync(mine, JSON.stringify(owner), { flag: "wx", mode: 0o644 });

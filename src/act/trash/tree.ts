@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, constants, linkSync, lstatSync, lutimesSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
+import { sha256 } from "../../state/digest.ts";
 
 export interface TreeSize {
   type: "file" | "dir" | "symlink" | "other";
@@ -103,7 +103,7 @@ export function mirrorsByLinks(src: string, mirror: string): boolean {
 
 /** A digest of a tree: every entry's relative path, type, mode, size and content (or link target). */
 export function treeDigest(path: string): string {
-  const h = createHash("sha256");
+  const h = sha256();
   const visit = (p: string, rel: string) => {
     const st = lstatSync(p);
     if (st.isSymbolicLink()) h.update(`L\0${rel}\0${readlinkSync(p)}\0`);

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../state/digest.ts";
 
 /** A sortable, unique transaction id: UTC date and time plus randomness, e.g. 20261201-101502-ab12cd. */
 export function newTxid(now = new Date()): string {
   const iso = now.toISOString();
-  return `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}-${randomBytes(3).toString("hex")}`;
+  return `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}-${randomHex(3)}`;
 }

@@ -1,4 +1,13 @@
 import type { CommandSpec } from "../command.ts";
+import type { HookAnswer } from "../../hosts/types.ts";
+import { stdinText } from "../output.ts";
+
+/** The hook call itself: the payload from stdin, the answer as the host expects it (not yet written). */
+export async function agentEventAnswer(host: string, event: string, cwd: string): Promise<HookAnswer> {
+  const stdin = stdinText();
+  const { handleAgentEvent } = await import("../../hosts/handle.ts");
+  return (await handleAgentEvent(host, event, stdin, { processCwd: cwd })).answer;
+}
 
 export const agentEvent: CommandSpec = {
   name: "agent-event <host> <event>",
@@ -9,11 +18,9 @@ export const agentEvent: CommandSpec = {
   ],
   async action(args, options) {
     const [host = "", event = ""] = args;
-    const stdin = process.stdin.isTTY ? "" : await Bun.stdin.text();
-    const { handleAgentEvent } = await import("../../hosts/handle.ts");
-    const r = await handleAgentEvent(host, event, stdin, { processCwd: options.cwd ?? process.cwd() });
-    if (r.answer.stdout) process.stdout.write(r.answer.stdout);
-    if (r.answer.stderr) process.stderr.write(r.answer.stderr);
-    return r.answer.exitCode;
+    const answer = await agentEventAnswer(host, event, options.cwd ?? process.cwd());
+    if (answer.stdout) process.stdout.write(answer.stdout);
+    if (answer.stderr) process.stderr.write(answer.stderr);
+    return answer.exitCode;
   },
 };

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../state/digest.ts";
 
 /**
  * Read many blobs with one `git cat-file --batch`: `specs` are `<rev>:<path>` or blob shas. A missing
@@ -33,6 +33,6 @@ export function readBlobs(root: string, specs: string[]): (Buffer | undefined)[]
   return result;
 }
 
-export const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+export const sha256 = (b: Buffer | string) => sha256Hex(b);
 
 export const isBinary = (b: Buffer) => b.subarray(0, 8000).includes(0);

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../state/digest.ts";
 import { homedir } from "node:os";
 import { rank, type DecisionKind } from "../decision.ts";
 import { channelById, CHANNELS } from "./channels.ts";
@@ -22,7 +22,7 @@ export interface ScanOptions {
 /** The payload as text whose character offsets are its byte offsets (latin1 maps bytes 1:1). */
 export const asBytesText = (payload: Uint8Array | string) => (typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload)).toString("latin1");
 
-const sha256 = (latin1: string) => createHash("sha256").update(Buffer.from(latin1, "latin1")).digest("hex");
+const sha256 = (latin1: string) => sha256Hex(Buffer.from(latin1, "latin1"));
 
 interface RawFinding extends Finding {
   replacement: string;

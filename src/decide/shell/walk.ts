@@ -7,7 +7,6 @@ import { unknown, type Arg, type Effect, type InterpretContext } from "./program
 import { NO_FILE_EFFECT, interpreterFor } from "./programs/index.ts";
 import { SHELLS, peel } from "./programs/wrappers.ts";
 import { codeSource, type CodeSource } from "./programs/code.ts";
-import { scanCode } from "./code-scan.ts";
 import type { Nesting, Operation, OperationKind, Target } from "./types.ts";
 import { readSimpleLine, type SimpleCommand, type SimpleLine } from "./simple-line.ts";
 import { evaluateWord, expandBraces, hasUnescaped, wordFromParts, type Word } from "./words.ts";
@@ -344,6 +343,8 @@ async function runCode(src: CodeSource, st: State, line: Line, text: string, pro
     else return;
   }
   if (!code || code.unresolved) return opaque(`${src.flag} ${code?.value ?? ""}`.trim());
+  // The interpreters' rule tables load only for a line that runs code: most lines a hook sees do not.
+  const { scanCode } = await import("./code-scan.ts");
   const scan = scanCode(src.language, code.value);
   const inner = copy(st, { depth: st.depth + 1, stdin: undefined, stdinPiped: false, via: [...st.via, src.flag] });
   for (const cmd of scan.commands) await walkScript(cmd, copy(inner), line);

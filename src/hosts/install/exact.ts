@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { ensureStateDir, guardHome } from "../../state/paths.ts";
+import { sha256Hex } from "../../state/digest.ts";
 
 /**
  * What a file guard's installer changed looked like before (bytes, mode, or absent together with the
@@ -17,7 +17,7 @@ interface Touched {
   dirs: string[];
 }
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+const sha = sha256Hex;
 const inside = (root: string, p: string) => {
   const rel = relative(root, p);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
