@@ -22,7 +22,7 @@ export interface CorpusProject {
   plain: string[];
   /** A source file and a line inside one of its functions, where a comment is appended. */
   edit: { file: string; anchor: string };
-  /** Source files mutants are drawn from (git pathspecs). */
+  /** Source files mutants are drawn from (git pathspecs: a plain `*` also matches `/`, so tests are excluded or `:(glob)` used). */
   sources: string[];
   /** A test file of the project, for the runner's start-up alone (started with a test name nothing matches). */
   startupFile: string;
@@ -67,7 +67,7 @@ function pypi(name: string, version: string, style: string, edit: CorpusProject[
   };
 }
 
-function npm(name: string, version: string, style: string, edit: CorpusProject["edit"], startupFile: string, sources = ["*.js", "lib/*.js", "lib/**/*.js", ":!eslint.config.js", ":!*.config.js"]): CorpusProject {
+function npm(name: string, version: string, style: string, edit: CorpusProject["edit"], startupFile: string, sources = [":(glob)*.js", ":(glob)lib/**/*.js", ":!eslint.config.js", ":!*.config.js"]): CorpusProject {
   return {
     name, version, ecosystem: "js", style, edit, sources, startupFile,
     plain: ["node", "--test", "test/"],
@@ -89,7 +89,7 @@ function goModule(path: string, version: string, style: string, edit: CorpusProj
   return {
     name: path.split("/").slice(1).join("/"), version, ecosystem: "go", style, edit, startupFile,
     plain: ["go", "test", "-count=1", "./..."],
-    sources: ["*.go", "**/*.go", ":!*_test.go"],
+    sources: ["*.go", ":!*_test.go", ":!**/testdata/**"],
     fetch(dir, dl) {
       mkdirSync(dl, { recursive: true });
       const info = JSON.parse(must(["go", "mod", "download", "-json", `${path}@${version}`], dl)) as { Dir: string };
