@@ -61,7 +61,8 @@ function score(r: ResultsFile, name: string) {
   const k = r.results.filter((m) => m.killers.length > 0 && m.strategies[name]);
   const escapes = k.filter((m) => !m.strategies[name]!.caught);
   const saved = 1 - k.reduce((a, m) => a + m.strategies[name]!.testMs, 0) / Math.max(1, k.length * r.fullMs);
-  return { n: k.length, escapes, saved };
+  const share = k.reduce((a, m) => a + m.strategies[name]!.selected / r.tests, 0) / Math.max(1, k.length);
+  return { n: k.length, escapes, saved, share };
 }
 
 function line({ p, r, evidenceMs }: Row): string {
@@ -83,10 +84,10 @@ function line({ p, r, evidenceMs }: Row): string {
     `${r.results.length}${timedOut ? ` (${timedOut} timed out)` : ""}`,
     String(killed.length),
     `**${g.escapes.length}**`,
-    pct(g.saved),
+    `${pct(g.saved)} (${pct(g.share)})`,
     timed.length ? `${pct(1 - e2eGuard / Math.max(1, e2eFull))} (${timed.length})` : "—",
     String(fallbacks),
-    ps ? `${peer}: ${ps.escapes.length} escapes, ${pct(ps.saved)} saved` : "none for this runner",
+    ps ? `${peer}: ${ps.escapes.length} escapes, ${pct(ps.saved)} saved (${pct(ps.share)})` : "none for this runner",
     `${Math.round(check)} ms${ps ? ` / ${Math.round(peerMs)} ms` : ""}`,
     evidenceMs ? `${(evidenceMs / 1000).toFixed(1)} s / ${(r.fullWall / 1000).toFixed(1)} s = ${(evidenceMs / r.fullWall).toFixed(1)}×` : "—",
   ]
@@ -111,9 +112,9 @@ function report(): void {
     "Projects: the 15 of bench/results/corpus.md at the same pins, fetched with the registries' own clients into git-ignored bench/.work/corpus-<name>/ and never committed.",
     "",
     "**Mutants** (the frozen generator): bench/selection/mutate.ts with seed 20260101 over each project's source files (the pathspecs in bench/corpus-projects.ts; tests, data tables and configs left out): 27 single-line mutants (about a third module-level: constants, defaults, decorators, class attributes; the rest in function bodies: flipped comparisons and boolean operators, arithmetic, constants, return values, removed calls and guard clauses) and 3 two-file patches, or 30 single-line ones where the project has one source file. Frozen (positions, line hashes and operator text only) in bench/selection/mutants/corpus-<name>.json before anything was evaluated on them; all held out, nothing tuned on them.",
-    "**Scorer** (the selection bench's): ground truth is the full suite through the project's runner on each mutant; killed = some test that passes unmutated fails; escape = a killed mutant none of whose failing tests the strategy selected (a full-suite fallback never escapes). Test time saved = 1 − (selected tests' own durations, median of 3 unmutated runs) / (the suite's), over killed mutants. End to end = `guard check` as a process + the selected tests through the runner, against the full suite's wall time on the same mutant (its ground-truth run), on the first " + E2E_LIMIT + " killed mutants (count in brackets). Decide = median wall time of `guard check` / of the peer's selection (`pytest --testmon-nocollect --collect-only`). Evidence overhead = `guard evidence` (what init records) against one plain full-suite run through guard's runner (median of 3), both single wall times at the load of the moment.",
+    "**Scorer** (the selection bench's): ground truth is the full suite through the project's runner on each mutant; killed = some test that passes unmutated fails; escape = a killed mutant none of whose failing tests the strategy selected (a full-suite fallback never escapes). Test time saved = 1 − (selected tests' own durations, median of 3 unmutated runs) / (the suite's), over killed mutants; in brackets the mean share of the suite's tests selected (what matters where the tests' own time is a few milliseconds: go test reports durations in 10 ms steps, so most Go tests count 0). End to end = `guard check` as a process + the selected tests through the runner, against the full suite's wall time on the same mutant (its ground-truth run), on the first " + E2E_LIMIT + " killed mutants (count in brackets). Decide = median wall time of `guard check` / of the peer's selection (`pytest --testmon-nocollect --collect-only`). Evidence overhead = `guard evidence` (what init records) against one plain full-suite run through guard's runner (median of 3), both single wall times at the load of the moment.",
     "",
-    "| project | eco | mutants | killed | guard escapes | guard test time saved | guard end-to-end saved | full-suite fallbacks | peer (same mutants, same scorer) | decide: guard / peer | evidence overhead |",
+    "| project | eco | mutants | killed | guard escapes | guard test time saved (tests selected) | guard end-to-end saved | full-suite fallbacks | peer (same mutants, same scorer) | decide: guard / peer | evidence overhead |",
     "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
     ...rows.map(line),
     "",
