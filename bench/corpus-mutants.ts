@@ -12,6 +12,7 @@ import { cpus, hostname } from "node:os";
 import { join } from "node:path";
 import { CORPUS, slug, type CorpusProject } from "./corpus-projects.ts";
 import type { MutantResult } from "./selection/run.ts";
+import { section, type ResultsFile as SelectionResults } from "./selection/report.ts";
 import { median, pct } from "./selection/stats.ts";
 
 const WORK = join(import.meta.dir, ".work");
@@ -121,11 +122,16 @@ function report(): void {
     escapes.length ? `guard escapes: ${escapes.map(({ p, m }) => `${p.name} ${m.id} (${m.operator} in ${m.files.join(", ")}; killed by ${m.killers.slice(0, 2).join(", ")})`).join("; ")}.` : `guard escapes: none over ${done.reduce((a, x) => a + score(x.r!, "guard").n, 0)} killed mutants.`,
     "",
   ].join("\n");
+  // flask (bench/selection's own project): guard against per-line coverage, on the first mutants of each split.
+  const flask = ["dev", "test"].map((sp) => join(WORK, "flask", `results-${sp}.json`)).filter(existsSync);
+  const flaskMd = flask.length
+    ? ["", "## flask: guard against per-line coverage", "", "`nice -n 19 bun bench/selection/run.ts --project flask --split dev|test --limit 60 --e2e-limit 5` after `bun bench/selection/line-coverage.ts --project flask` (the mutants of bench/selection/mutants/flask.json, first 60 of each split in id order; strategies as in bench/results/selection.md).", "", ...flask.flatMap((f) => [...section(JSON.parse(readFileSync(f, "utf8")) as SelectionResults), ""])].join("\n")
+    : "";
   // The hand-written part (findings, status against targets) starts at this heading and is kept as it is.
   const KEEP = "\n## Reading the table";
   const prev = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
-  writeFileSync(RESULTS, md + (prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : ""));
-  console.log(md);
+  writeFileSync(RESULTS, md + flaskMd + (prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : ""));
+  console.log(md + flaskMd);
 }
 
 const [cmd, ...names] = process.argv.slice(2);

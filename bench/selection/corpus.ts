@@ -16,7 +16,7 @@ export interface Peer {
   /** Record what the peer needs on the unmutated tree (idempotent). */
   prepare(root: string): void;
   /** Graph test ids of the tests it would run, and how long it took to decide. */
-  select(root: string): { ids: string[]; ms: number };
+  select(root: string): { ids: string[] | "all"; ms: number };
 }
 
 function sh(cmd: string[], cwd: string): { code: number; out: string } {
@@ -39,7 +39,9 @@ export const TESTMON: Peer = {
     const t = performance.now();
     const r = sh([".venv/bin/python", "-m", "pytest", "-q", "--testmon-nocollect", "--collect-only"], root);
     const ms = performance.now() - t;
-    // Exit 5 is "no tests collected": testmon deselected every test.
+    // Exit 5 is "no tests collected": testmon deselected every test. Exit 2 with collection errors: the mutant
+    // breaks an import, and the run testmon starts fails on it at once, as the whole suite's would.
+    if (r.code === 2 && /errors? during collection/.test(r.out)) return { ids: "all", ms };
     if (r.code !== 0 && r.code !== 5) throw new Error(`pytest --testmon-nocollect --collect-only exited ${r.code}: ${r.out.slice(-400)}`);
     // Node ids, one a line; parametrized cases name the one graph test they run.
     return { ids: [...new Set(r.out.split("\n").filter((l) => /^\S+\.py::/.test(l)).map((l) => pytestTestId(l.trim())))], ms };

@@ -216,7 +216,7 @@ async function main() {
         // The peer is asked on the same mutated tree and scored the same way as every strategy.
         if (project.peer) {
           const picked = project.peer.select(root);
-          const ids = new Set(picked.ids.map(graphId));
+          const ids = new Set(picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
           strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => ids.has(k)), missed: killers.filter((k) => !ids.has(k)).length, testMs: testMs(ids) };
           peerDecideMs = picked.ms;
         }
