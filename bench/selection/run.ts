@@ -169,6 +169,13 @@ async function main() {
   for (const t of tables.tests) graphIdBy.set(t.id, t.id);
   const graphId = (runnerId: string) => graphIdBy.get(runnerId) ?? runnerId;
 
+  // A failure the runner names after a test file rather than a test (pytest's collection error of a module a
+  // mutant broke at import: `file::pkg.module`) fails any run of a test of that file: such a selection catches it.
+  const graphTests = new Set(tables.tests.map((t) => t.id));
+  const testsOfFile = new Map<string, string[]>();
+  for (const t of tables.tests) testsOfFile.set(t.file, [...(testsOfFile.get(t.file) ?? []), t.id]);
+  const runs = (sel: Set<string>, killer: string) =>
+    sel.has(killer) || (!graphTests.has(killer) && (testsOfFile.get(killer.split("::")[0]!) ?? []).some((t) => sel.has(t)));
   const flaky = new Set(baseline.flatMap((b) => b.failed).map(graphId));
   const durations: Record<string, number> = {};
   // Two runner results can name one graph test (a title built at run time): their times add up.
@@ -206,7 +213,7 @@ async function main() {
     const lineSel = lineCoverage(m.edits, tables);
     for (const [sname, fn] of [...Object.entries(STRATEGIES), ...(lineSel ? [["line-coverage", () => lineSel] as const] : [])]) {
       const sel = fn(m.edits, tables);
-      strategies[sname] = { selected: sel.size, caught: killers.some((k) => sel.has(k)), missed: killers.filter((k) => !sel.has(k)).length, testMs: testMs(sel) };
+      strategies[sname] = { selected: sel.size, caught: killers.some((k) => runs(sel, k)), missed: killers.filter((k) => !runs(sel, k)).length, testMs: testMs(sel) };
     }
     let guard: MutantResult["guard"] = { level: "skipped", runAll: true, overrides: [], checkWallMs: 0, runWallMs: 0, runFailed: 0 };
     let peerDecideMs: number | undefined;
@@ -217,7 +224,7 @@ async function main() {
         if (project.peer) {
           const picked = project.peer.select(root);
           const ids = new Set(picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
-          strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => ids.has(k)), missed: killers.filter((k) => !ids.has(k)).length, testMs: testMs(ids) };
+          strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => runs(ids, k)), missed: killers.filter((k) => !runs(ids, k)).length, testMs: testMs(ids) };
           peerDecideMs = picked.ms;
         }
         const t = performance.now();
@@ -249,7 +256,7 @@ async function main() {
           // The full suite again, right after, on the same mutant: both walls see the same machine load.
           if (e2eBeside) fullBesideMs = (await fullSuite(root, tmp, runner)).wallMs;
         }
-        strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
+        strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => runs(ids, k)), missed: sel.runAll ? 0 : killers.filter((k) => !runs(ids, k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
         // Why tests were chosen: each selected test counted once under every reason code it carries.
         const reasons: Record<string, number> = {};
         // Tests chosen for one reason alone (what dropping that rule would save): count and test time.
