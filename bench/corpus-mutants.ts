@@ -1,286 +1,143 @@
 /**
- * A second corpus pass (beside bench/corpus.ts): real projects guard was never tuned on, each pinned to one version and brought in through
- * its registry's own client into the git-ignored bench/.work/corpus/ (never committed). For each: `guard
- * index` + `guard evidence` (what `guard init` runs) must succeed; the share of passing tests left with
- * evidence; the evidence overhead against a plain run of the same suite; and one edit of a covered
- * function, whose selection must hold the tests that fail under it (checked against the full suite).
+ * Mutants on the real-project corpus (bench/corpus-projects.ts): 30 per project from the frozen generator
+ * of bench/selection (seed 20260101), full-suite ground truth on each, guard and the ecosystem's peer
+ * scored the same way. The runs are bench/selection/run.ts's, one project at a time (`corpus-<name>`);
+ * this script starts them and renders bench/results/corpus-mutants.md from their results.
  *
- *   bun bench/corpus-mutants.ts              → bench/results/corpus-mutants.md
- *   bun bench/corpus-mutants.ts <name>       → only that project (its row in the results file replaced or added)
- *   bun bench/corpus-mutants.ts --mutants    → Python rows: mutants with full-suite ground truth, appended to the results
- *
- * Python sdists get a venv of their own (`pip install -e . pytest coverage` + the test extras named below).
+ *   nice -n 19 bun bench/corpus-mutants.ts run [name…]   the selection bench on each (default: all 15)
+ *   bun bench/corpus-mutants.ts report                   → bench/results/corpus-mutants.md
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, hostname, loadavg } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, hostname } from "node:os";
 import { join } from "node:path";
-import { commitAll, gitIn } from "../fixtures/evidence/repo.ts";
-import { runCheck } from "../src/decide/select/check.ts";
-import { pytestSelector } from "../src/graph/evidence/python/ids.ts";
-import { recordEvidence } from "../src/graph/evidence/record.ts";
-import { indexRepository } from "../src/graph/indexer.ts";
-import { openGraph } from "../src/graph/open.ts";
+import { CORPUS, slug, type CorpusProject } from "./corpus-projects.ts";
+import type { MutantResult } from "./selection/run.ts";
+import { section, type ResultsFile as SelectionResults } from "./selection/report.ts";
+import { median, pct } from "./selection/stats.ts";
 
-const WORK = join(import.meta.dir, ".work", "corpus-mutants");
-process.env.GUARD_HOME ??= join(WORK, "guard-home");
-mkdirSync(WORK, { recursive: true });
+const WORK = join(import.meta.dir, ".work");
+const RESULTS = join(import.meta.dir, "results", "corpus-mutants.md");
+const E2E_LIMIT = 10;
 
-interface CorpusProject {
-  name: string;
-  ecosystem: "python" | "go" | "js";
-  /** Registry coordinates, pinned. */
-  pin: string;
-  /** Bring it in and make it runnable; returns the project directory. */
-  fetch(): string;
-  /** The plain suite, for the overhead. */
-  plain: string[];
+interface ResultsFile {
+  seed: number;
+  date: string;
+  load: number[];
+  guardCmd: string;
+  fullMs: number;
+  fullWall: number;
+  startupMs: number;
+  tests: number;
+  flaky: string[];
+  results: MutantResult[];
 }
 
-function sh(cmd: string[], cwd: string, allowFail = false): { code: number; out: string } {
-  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env } });
-  const out = r.stdout.toString() + r.stderr.toString();
-  if (r.exitCode !== 0 && !allowFail) throw new Error(`${cmd.join(" ")} exited ${r.exitCode}: ${out.slice(-600)}`);
-  return { code: r.exitCode ?? -1, out };
-}
+const benchName = (p: CorpusProject) => `corpus-${slug(p)}`;
+const chosen = (names: string[]) => (names.length ? CORPUS.filter((p) => names.some((n) => p.name === n || slug(p) === n)) : CORPUS);
 
-function asRepo(dir: string, ignore: string): void {
-  if (existsSync(join(dir, ".git"))) return;
-  gitIn(dir, "init", "-q");
-  writeFileSync(join(dir, ".gitignore"), ignore);
-  commitAll(dir, "corpus snapshot");
+function runAll(names: string[]): void {
+  for (const p of chosen(names)) {
+    console.error(`corpus mutants: ${p.name} ${p.version}`);
+    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "selection", "run.ts"), "--project", benchName(p), "--split", "test", "--generate", "--e2e-limit", String(E2E_LIMIT)], { stdout: "inherit", stderr: "inherit" });
+    if (r.exitCode !== 0) console.error(`${p.name}: the selection bench exited ${r.exitCode}`);
+  }
 }
-
-function goModule(name: string, mod: string): CorpusProject {
-  return {
-    name,
-    ecosystem: "go",
-    pin: mod,
-    fetch() {
-      const dir = join(WORK, name);
-      if (!existsSync(dir)) {
-        const info = JSON.parse(sh(["go", "mod", "download", "-json", mod], WORK).out) as { Dir: string };
-        cpSync(info.Dir, dir, { recursive: true });
-        sh(["chmod", "-R", "u+w", dir], WORK);
-        sh(["go", "mod", "download"], dir, true);
-      }
-      asRepo(dir, ".guard/\n");
-      return dir;
-    },
-    plain: ["go", "test", "-count=1", "./..."],
-  };
-}
-
-function pySdist(name: string, pkg: string, version: string, extras: string[] = []): CorpusProject {
-  return {
-    name,
-    ecosystem: "python",
-    pin: `${pkg}==${version}`,
-    fetch() {
-      const dir = join(WORK, name);
-      if (!existsSync(join(dir, ".venv"))) {
-        const dl = join(WORK, `${name}-dl`);
-        mkdirSync(dl, { recursive: true });
-        if (!readdirSync(dl).some((f) => f.endsWith(".tar.gz"))) sh(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", `${pkg}==${version}`, "-d", dl], WORK);
-        const tar = readdirSync(dl).find((f) => f.endsWith(".tar.gz"))!;
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir, { recursive: true });
-        sh(["tar", "xzf", join(dl, tar), "-C", dir, "--strip-components=1"], WORK);
-        sh(["python3", "-m", "venv", ".venv"], dir);
-        sh([".venv/bin/python", "-m", "pip", "install", "-q", "-e", ".", "pytest<9", "coverage", ...extras], dir);
-      }
-      asRepo(dir, ".venv/\n__pycache__/\n.guard/\n*.egg-info/\n.pytest_cache/\n");
-      return dir;
-    },
-    plain: [".venv/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-  };
-}
-
-export const CORPUS: CorpusProject[] = [
-  goModule("go-version", "github.com/hashicorp/go-version@v1.7.0"),
-  goModule("go-querystring", "github.com/google/go-querystring@v1.1.0"),
-  goModule("go-xxhash", "github.com/cespare/xxhash/v2@v2.3.0"),
-  goModule("go-btree", "github.com/google/btree@v1.1.3"),
-  goModule("go-x-sync", "golang.org/x/sync@v0.10.0"),
-  pySdist("py-more-itertools", "more-itertools", "10.5.0"),
-  pySdist("py-markupsafe", "markupsafe", "3.0.2"),
-  pySdist("py-toolz", "toolz", "1.0.0"),
-  pySdist("py-itsdangerous", "itsdangerous", "2.2.0", ["freezegun"]),
-  pySdist("py-six", "six", "1.16.0"),
-];
 
 interface Row {
-  name: string;
-  pin: string;
-  init: string;
-  tests: number;
-  passed: number;
-  withEvidence: string;
-  plainS: number;
-  recordS: number;
-  ratio: string;
-  notes: string;
+  p: CorpusProject;
+  r?: ResultsFile;
+  evidenceMs?: number;
 }
 
-async function measure(p: CorpusProject): Promise<Row> {
-  const row: Row = { name: p.name, pin: p.pin, init: "failed", tests: 0, passed: 0, withEvidence: "—", plainS: 0, recordS: 0, ratio: "—", notes: "" };
-  let dir: string;
-  try {
-    dir = p.fetch();
-  } catch (e) {
-    row.init = "not fetched";
-    row.notes = String(e instanceof Error ? e.message : e).split("\n")[0]!.slice(0, 160);
-    return row;
-  }
-  sh(p.plain, dir, true); // warm caches
-  let t = performance.now();
-  sh(p.plain, dir, true);
-  row.plainS = (performance.now() - t) / 1000;
-  const graph = await openGraph(dir);
-  try {
-    await indexRepository(dir, graph);
-    t = performance.now();
-    const ev = await recordEvidence(dir, { graph });
-    row.recordS = (performance.now() - t) / 1000;
-    row.init = ev.ok ? "ok" : `checks failed: ${ev.checks.filter((c) => !c.ok).map((c) => c.name).join(", ")}`;
-    row.tests = ev.tests.total;
-    row.passed = ev.tests.passed;
-    row.withEvidence = ev.tests.passed === 0 ? "—" : `${(((ev.tests.passed - ev.withoutEvidence.length) / ev.tests.passed) * 100).toFixed(1)}%`;
-    row.ratio = `${(row.recordS / row.plainS).toFixed(2)}×`;
-    row.notes = ev.notes.filter((n) => !n.startsWith("coverage core")).join("; ").slice(0, 200);
-    // The selection answers on the unchanged tree (a smoke check that check runs on it at all).
-    const s = await runCheck(dir, { ignorePeriodic: true });
-    if (s.fault) row.notes = `${row.notes}${row.notes ? "; " : ""}check fault: ${s.fault.code}`;
-  } catch (e) {
-    row.notes = String(e instanceof Error ? e.message : e).split("\n")[0]!.slice(0, 200);
-  } finally {
-    await graph.close();
-  }
-  console.log(JSON.stringify(row));
-  return row;
+function load(p: CorpusProject): Row {
+  const dir = join(WORK, benchName(p));
+  const path = join(dir, "results-test.json");
+  if (!existsSync(path)) return { p };
+  const prepared = existsSync(join(dir, "prepared.json")) ? (JSON.parse(readFileSync(join(dir, "prepared.json"), "utf8")) as { evidenceMs: number }) : undefined;
+  return { p, r: JSON.parse(readFileSync(path, "utf8")) as ResultsFile, evidenceMs: prepared?.evidenceMs };
 }
 
-interface MutantRow {
-  name: string;
-  mutants: number;
-  killed: number;
-  escapes: number;
-  runAll: number;
-  savedPct: string;
+/** Killed mutants, escapes and test time saved of one strategy, over the mutants it was asked on. */
+function score(r: ResultsFile, name: string) {
+  const k = r.results.filter((m) => m.killers.length > 0 && m.strategies[name]);
+  const escapes = k.filter((m) => !m.strategies[name]!.caught);
+  const saved = 1 - k.reduce((a, m) => a + m.strategies[name]!.testMs, 0) / Math.max(1, k.length * r.fullMs);
+  const share = k.reduce((a, m) => a + m.strategies[name]!.selected / r.tests, 0) / Math.max(1, k.length);
+  return { n: k.length, escapes, saved, share };
 }
 
-/**
- * Python only: MUTANTS functions with recorded coverage, picked by a fixed hash of their ids, each mutated
- * by turning its first `return` into `raise RuntimeError(...)`. Ground truth is the full suite on the
- * mutant; an escape is a mutant some test kills but no selected test is among the killers.
- */
-async function mutants(p: CorpusProject, n: number): Promise<MutantRow | undefined> {
-  if (p.ecosystem !== "python") return undefined;
-  const dir = join(WORK, p.name);
-  if (!existsSync(join(dir, ".git"))) return undefined;
-  const row: MutantRow = { name: p.name, mutants: 0, killed: 0, escapes: 0, runAll: 0, savedPct: "—" };
-  const graph = await openGraph(dir);
-  let fns: { id: string; file: string; start: number; end: number }[];
-  try {
-    const { rows } = await graph.roQuery("MATCH (f:Function)-[:COVERED_BY]->(:Test) WHERE f.qualname <> '<module>' AND f.start IS NOT NULL RETURN DISTINCT f.id AS id, f.file AS file, f.start AS start, f.end AS end");
-    fns = rows.map((r) => ({ id: String(r.id), file: String(r.file), start: Number(r.start), end: Number(r.end) })).filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|conftest\.py$/.test(f.file));
-  } finally {
-    await graph.close();
-  }
-  const hash = (s: string) => Bun.hash(`corpus-20261201:${s}`).toString(16).padStart(16, "0");
-  fns.sort((a, b) => (hash(a.id) < hash(b.id) ? -1 : 1));
-  const saved: number[] = [];
-  for (const f of fns) {
-    if (row.mutants >= n) break;
-    const path = join(dir, f.file);
-    const text = readFileSync(path, "utf8");
-    const lines = text.split("\n");
-    const at = lines.findIndex((l, i) => i >= f.start - 1 && i < f.end && /^\s+return\b/.test(l));
-    if (at < 0) continue;
-    lines[at] = lines[at]!.replace(/return\b.*/, 'raise RuntimeError("guard corpus mutant")');
-    writeFileSync(path, lines.join("\n"));
-    try {
-      const full = sh([...p.plain, "-rfE"], dir, true);
-      const killers = new Set([...full.out.matchAll(/^(?:FAILED|ERROR) (\S+?)(?: - |$)/gm)].map((m) => pytestSelector(m[1]!)));
-      row.mutants++;
-      if (killers.size === 0) continue;
-      row.killed++;
-      const sel = await runCheck(dir, { ignorePeriodic: true });
-      if (sel.runAll) row.runAll++;
-      const chosen = new Set(sel.tests.map((t) => t.selector));
-      if (!sel.runAll && ![...killers].some((k) => chosen.has(k))) row.escapes++;
-      saved.push(sel.estimate.savedRatio);
-    } finally {
-      writeFileSync(path, text);
-    }
-  }
-  if (saved.length > 0) row.savedPct = `${((saved.reduce((a, b) => a + b, 0) / saved.length) * 100).toFixed(1)}%`;
-  console.log(JSON.stringify(row));
-  return row;
+function line({ p, r, evidenceMs }: Row): string {
+  if (!r) return `| ${p.name} ${p.version} | ${p.ecosystem} | — | not run | | | | | | | | |`;
+  const killed = r.results.filter((m) => m.killers.length > 0);
+  const timedOut = r.results.filter((m) => m.truthError).length;
+  const g = score(r, "guard");
+  const peer = ["pytest-testmon"].find((s) => killed.some((m) => m.strategies[s]));
+  const ps = peer ? score(r, peer) : undefined;
+  const timed = killed.filter((m) => m.guard.level !== "skipped" && m.guard.runWallMs >= 0);
+  const e2eGuard = timed.reduce((a, m) => a + m.guard.checkWallMs + m.guard.runWallMs, 0);
+  const e2eFull = timed.reduce((a, m) => a + (m.guard.fullBesideMs ?? m.fullWallMs), 0);
+  const fallbacks = killed.filter((m) => m.guard.runAll).length;
+  const check = median(killed.map((m) => m.guard.checkWallMs));
+  const peerMs = median(killed.flatMap((m) => (m.peerDecideMs === undefined ? [] : [m.peerDecideMs])));
+  return [
+    `${p.name} ${p.version}`,
+    p.ecosystem,
+    `${r.results.length}${timedOut ? ` (${timedOut} timed out)` : ""}`,
+    String(killed.length),
+    `**${g.escapes.length}**`,
+    `${pct(g.saved)} (${pct(g.share)})`,
+    timed.length ? `${pct(1 - e2eGuard / Math.max(1, e2eFull))} (${timed.length})` : "—",
+    String(fallbacks),
+    ps ? `${peer}: ${ps.escapes.length} escapes, ${pct(ps.saved)} saved (${pct(ps.share)})` : "none for this runner",
+    `${Math.round(check)} ms${ps ? ` / ${Math.round(peerMs)} ms` : ""}`,
+    evidenceMs ? `${(evidenceMs / 1000).toFixed(1)} s / ${(r.fullWall / 1000).toFixed(1)} s = ${(evidenceMs / r.fullWall).toFixed(1)}×` : "—",
+  ]
+    .map((c) => ` ${c} `)
+    .join("|")
+    .replace(/^/, "|")
+    .concat("|");
 }
 
-const only = process.argv[2] === "--mutants" ? undefined : process.argv[2];
-const MUTANTS = Number(process.env.MUTANTS ?? 8);
-if (process.argv.includes("--mutants")) {
-  const mrows: MutantRow[] = [];
-  for (const p of CORPUS) {
-    const r = await mutants(p, MUTANTS);
-    if (r) mrows.push(r);
-  }
-  const md = `
-## Mutants (Python rows, ${new Date().toISOString().slice(0, 10)})
-
-\`bun bench/corpus-mutants.ts --mutants\` (MUTANTS=${MUTANTS} per project): functions with recorded coverage outside the tests, picked by a
-fixed hash of their ids; each mutant turns the function's first \`return\` into \`raise RuntimeError(...)\` (not the frozen
-generator of bench/selection). Ground truth: the full suite on the mutant. Escape: killed, no killing test selected.
-Test time saved: guard's own estimate (selected tests' recorded durations against the suite's), mean over killed mutants.
-
-| project | mutants | killed | escapes | full-suite fallbacks | test time saved |
-|---|---:|---:|---:|---:|---:|
-${mrows.map((r) => `| ${r.name} | ${r.mutants} | ${r.killed} | ${r.escapes} | ${r.runAll} | ${r.savedPct} |`).join("\n")}
-`;
-  const file = join(import.meta.dir, "results", "corpus-mutants.md");
-  writeFileSync(file, (existsSync(file) ? readFileSync(file, "utf8").replace(/\n## Mutants[\s\S]*$/, "") : "") + md);
-  console.log(md);
-  process.exit(0);
+function report(): void {
+  const rows = CORPUS.map(load);
+  const done = rows.filter((x) => x.r);
+  const dates = done.map((x) => x.r!.date).sort();
+  const loads = done.map((x) => x.r!.load[0]!);
+  const escapes = done.flatMap((x) => score(x.r!, "guard").escapes.map((m) => ({ p: x.p, m })));
+  const head = readFileSync(join(import.meta.dir, "..", "package.json"), "utf8").match(/"bun": "([^"]+)"/)?.[1];
+  const md = [
+    "# Real-project corpus: mutants, guard and its peers",
+    "",
+    `Command: \`nice -n 19 bun bench/corpus-mutants.ts run\` (bench/selection/run.ts --project corpus-<name> --split test --generate --e2e-limit ${E2E_LIMIT}, one project after the other), then \`bun bench/corpus-mutants.ts report\`.`,
+    `Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, shared with other builds and test suites; runs ${dates[0]?.slice(0, 16).replace("T", " ")} – ${dates.at(-1)?.slice(0, 16).replace("T", " ")} UTC, load average (1 min) at the end of each project ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : "—"}. bun ${head}, guard ${done[0]?.r!.guardCmd === "compiled" ? "as the compiled binary (bench/.work/selection-guard)" : "from source"}; Python 3.11, pytest 9.2.0, coverage 7.17.5, pytest-testmon 2.2.0 (one virtualenv outside the repository); node ${process.versions.node} (node:test); ${Bun.spawnSync(["go", "version"]).stdout.toString().trim().replace(/^go version /, "")}.`,
+    "Projects: the 15 of bench/results/corpus.md at the same pins, fetched with the registries' own clients into git-ignored bench/.work/corpus-<name>/ and never committed.",
+    "",
+    "**Mutants** (the frozen generator): bench/selection/mutate.ts with seed 20260101 over each project's source files (the pathspecs in bench/corpus-projects.ts; tests, data tables and configs left out): 27 single-line mutants (about a third module-level: constants, defaults, decorators, class attributes; the rest in function bodies: flipped comparisons and boolean operators, arithmetic, constants, return values, removed calls and guard clauses) and 3 two-file patches, or 30 single-line ones where the project has one source file. Frozen (positions, line hashes and operator text only) in bench/selection/mutants/corpus-<name>.json before anything was evaluated on them; all held out, nothing tuned on them.",
+    "**Scorer** (the selection bench's): ground truth is the full suite through the project's runner on each mutant; killed = some test that passes unmutated fails; escape = a killed mutant none of whose failing tests the strategy selected (a full-suite fallback never escapes). Test time saved = 1 − (selected tests' own durations, median of 3 unmutated runs) / (the suite's), over killed mutants; in brackets the mean share of the suite's tests selected (what matters where the tests' own time is a few milliseconds: go test reports durations in 10 ms steps, so most Go tests count 0). End to end = `guard check` as a process + the selected tests through the runner, against the full suite's wall time on the same mutant (its ground-truth run), on the first " + E2E_LIMIT + " killed mutants (count in brackets). Decide = median wall time of `guard check` / of the peer's selection (`pytest --testmon-nocollect --collect-only`). Evidence overhead = `guard evidence` (what init records; one run) against the plain full suite through guard's runner (median of 3 runs), wall times at the load of the moment.",
+    "",
+    "| project | eco | mutants | killed | guard escapes | guard test time saved (tests selected) | guard end-to-end saved | full-suite fallbacks | peer (same mutants, same scorer) | decide: guard / peer | evidence overhead |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
+    ...rows.map(line),
+    "",
+    escapes.length ? `guard escapes: ${escapes.map(({ p, m }) => `${p.name} ${m.id} (${m.operator} in ${m.files.join(", ")}; killed by ${m.killers.slice(0, 2).join(", ")})`).join("; ")}.` : `guard escapes: none over ${done.reduce((a, x) => a + score(x.r!, "guard").n, 0)} killed mutants.`,
+    "",
+  ].join("\n");
+  // flask (bench/selection's own project): guard against per-line coverage, on the first mutants of each split.
+  const flask = ["dev", "test"].map((sp) => join(WORK, "flask", `results-${sp}.json`)).filter(existsSync);
+  const flaskMd = flask.length
+    ? ["", "## flask: guard against per-line coverage", "", "`nice -n 19 bun bench/selection/run.ts --project flask --split dev|test --limit 60 --e2e-limit 5` after `bun bench/selection/line-coverage.ts --project flask` (the mutants of bench/selection/mutants/flask.json, first 60 of each split in id order; strategies as in bench/results/selection.md).", "", ...flask.flatMap((f) => [...section(JSON.parse(readFileSync(f, "utf8")) as SelectionResults), ""])].join("\n")
+    : "";
+  // The hand-written part (findings, status against targets) starts at this heading and is kept as it is.
+  const KEEP = "\n## Reading the table";
+  const prev = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+  writeFileSync(RESULTS, md + flaskMd + (prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : ""));
+  console.log(md + flaskMd);
 }
-const rows: Row[] = [];
-for (const p of CORPUS) if (!only || p.name === only) rows.push(await measure(p));
 
-const rowLine = (r: Row) => `| ${r.name} | \`${r.pin}\` | ${r.init} | ${r.tests} | ${r.passed} | ${r.withEvidence} | ${r.plainS.toFixed(2)} | ${r.recordS.toFixed(2)} | ${r.ratio} | ${r.notes.replace(/\|/g, "/")} |`;
-const resultsFile = join(import.meta.dir, "results", "corpus-mutants.md");
-if (only && existsSync(resultsFile)) {
-  // One project re-measured: its row replaces the old one (or joins the table), the rest is kept.
-  const lines = readFileSync(resultsFile, "utf8").split("\n");
-  for (const r of rows) {
-    const at = lines.findIndex((l) => l.startsWith(`| ${r.name} |`));
-    if (at >= 0) lines[at] = rowLine(r);
-    else {
-      let last = -1;
-      lines.forEach((l, i) => {
-        if (l.startsWith("| ") && lines.slice(0, i).some((x) => x.startsWith("| project | pinned"))) last = i;
-      });
-      lines.splice(last + 1, 0, rowLine(r));
-    }
-  }
-  writeFileSync(resultsFile, lines.join("\n"));
-}
-if (!only) {
-  const load = loadavg().map((l) => l.toFixed(1)).join(" / ");
-  const md = `# Real-project corpus: second pass, with mutants
-
-Command: \`bun bench/corpus-mutants.ts\`. Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, shared with other builds and tests
-(load average at the end: ${load}). Date: ${new Date().toISOString().slice(0, 10)}. One run each (no medians): overhead figures are noisy.
-Projects pinned to one version each, fetched with the registry's own client (\`go mod download\`, \`pip download --no-binary :all:\`),
-copied into git-ignored bench/.work/corpus/ and never committed. "init" is \`guard index\` + \`guard evidence\` with its self-checks.
-
-| project | pinned | init | tests | passed | passing tests with evidence | plain (s) | evidence (s) | overhead | notes |
-|---|---|---|---:|---:|---:|---:|---:|---:|---|
-${rows.map(rowLine).join("\n")}
-
-Not measured yet (the issue's full table): 30 mutants per project from bench/selection's frozen generator with
-full-suite ground truth, end-to-end time saved, and any JS/TS row (none attempted yet: npm tarballs often leave
-their tests out, so each candidate needs checking first). The mutants section below is a smaller, simpler check.
-`;
-  writeFileSync(resultsFile, md);
-  console.log(md);
+const [cmd, ...names] = process.argv.slice(2);
+if (cmd === "run") runAll(names);
+else if (cmd === "report") report();
+else {
+  console.error("usage: bun bench/corpus-mutants.ts run [name…] | report");
+  process.exit(64);
 }

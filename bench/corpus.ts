@@ -13,10 +13,10 @@
  * JavaScript runners come from the tests' runner cache (test/evidence/runners.ts), linked in.
  * Never uses click, Jinja2 or ufo (kept for independent evaluation).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, hostname, loadavg } from "node:os";
 import { dirname, join } from "node:path";
-import { jsRunners } from "../test/evidence/runners.ts";
+import { CORPUS, type CorpusProject, type Ecosystem } from "./corpus-projects.ts";
 
 const WORK = join(import.meta.dir, ".work", "corpus");
 const GUARD = join(import.meta.dir, "..", "dist", "guard");
@@ -49,83 +49,6 @@ function must(cmd: string[], cwd: string): string {
   return r.out;
 }
 
-type Ecosystem = "python" | "js" | "go";
-interface CorpusProject {
-  name: string;
-  version: string;
-  ecosystem: Ecosystem;
-  /** What kind of suite it is (for the table). */
-  style: string;
-  /** Unpack the project into `dir` (empty). */
-  fetch(dir: string): void;
-  /** The plain suite, as the project runs it. */
-  plain: string[];
-  /** A source file and a line inside one of its functions, where a comment is appended. */
-  edit: { file: string; anchor: string };
-}
-
-function pypi(name: string, version: string, style: string, edit: CorpusProject["edit"], plain = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"]): CorpusProject {
-  return {
-    name, version, ecosystem: "python", style, plain, edit,
-    fetch(dir) {
-      const dl = join(WORK, "downloads");
-      mkdirSync(dl, { recursive: true });
-      const want = (f: string) => f.toLowerCase().replace(/_/g, "-").startsWith(`${name.toLowerCase()}-${version}`) && f.endsWith(".tar.gz");
-      if (!readdirSync(dl).some(want)) must(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", `${name}==${version}`, "-d", dl], dl);
-      must(["tar", "xzf", join(dl, readdirSync(dl).find(want)!), "-C", dir, "--strip-components=1"], dir);
-      // Source layouts are tested from the checkout, as `pip install -e .` would give.
-      if (existsSync(join(dir, "src"))) writeFileSync(join(dir, "conftest.py"), `import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))\n`);
-    },
-  };
-}
-
-function npm(name: string, version: string, style: string, edit: CorpusProject["edit"], plain: string[]): CorpusProject {
-  return {
-    name, version, ecosystem: "js", style, plain, edit,
-    fetch(dir) {
-      const dl = join(WORK, "downloads");
-      mkdirSync(dl, { recursive: true });
-      const tgz = must(["npm", "pack", "-q", `${name}@${version}`], dl).trim().split("\n").at(-1)!;
-      must(["tar", "xzf", join(dl, tgz), "-C", dir, "--strip-components=1"], dir);
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-      // Runtime dependencies from npm (the suites are node:test, which needs no runner package);
-      // a package without any links the tests' runner cache instead.
-      if (Object.keys(pkg.dependencies ?? {}).length > 0) must(["npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"], dir);
-      else symlinkSync(jsRunners(), join(dir, "node_modules"));
-    },
-  };
-}
-
-function goModule(path: string, version: string, style: string, edit: CorpusProject["edit"]): CorpusProject {
-  return {
-    name: path.split("/").slice(1).join("/"), version, ecosystem: "go", style, plain: ["go", "test", "-count=1", "./..."], edit,
-    fetch(dir) {
-      const info = JSON.parse(must(["go", "mod", "download", "-json", `${path}@${version}`], WORK)) as { Dir: string };
-      cpSync(info.Dir, dir, { recursive: true });
-      must(["chmod", "-R", "u+w", dir], dir);
-      if (!existsSync(join(dir, "go.mod"))) must(["go", "mod", "init", path], dir);
-    },
-  };
-}
-
-export const CORPUS: CorpusProject[] = [
-  pypi("toolz", "1.0.0", "pytest functions inside the package (toolz/tests)", { file: "toolz/itertoolz.py", anchor: "    return filterfalse(predicate, seq)" }),
-  pypi("more-itertools", "10.5.0", "unittest classes (tests/)", { file: "more_itertools/more.py", anchor: "        return item" }),
-  pypi("idna", "3.10", "unittest classes, large data tables", { file: "idna/core.py", anchor: "    return intranges_contain(ord(cp), idnadata.scripts[script])" }),
-  pypi("pyflakes", "3.2.0", "unittest classes inside the package, many small cases", { file: "pyflakes/api.py", anchor: "    return len(w.messages)" }),
-  pypi("six", "1.16.0", "one flat module and one test file", { file: "six.py", anchor: "    return func" }),
-  npm("@fastify/error", "4.3.0", "node:test, CommonJS", { file: "index.js", anchor: "  return `${this.name} [${this.code}]: ${this.message}`" }, ["node", "--test", "test/"]),
-  npm("@fastify/merge-json-schemas", "0.2.2", "node:test, 40 test files", { file: "index.js", anchor: "    return additionalItems" }, ["node", "--test", "test/"]),
-  npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, ["node", "--test", "test/"]),
-  npm("@fastify/forwarded", "3.1.2", "node:test, one file", { file: "index.js", anchor: "    return parse(header, socketAddr)" }, ["node", "--test", "test/"]),
-  npm("fastify-plugin", "6.0.1", "node:test, helpers in lib/", { file: "lib/getPluginName.js", anchor: "  return basename(fileName, extname(fileName))" }, ["node", "--test", "test/"]),
-  goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }),
-  goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }),
-  goModule("github.com/cespare/xxhash/v2", "v2.3.0", "table tests, build tags", { file: "xxhash.go", anchor: "\treturn NewWithSeed(0)" }),
-  goModule("github.com/google/btree", "v1.1.3", "generics, large randomized tests", { file: "btree_generic.go", anchor: "\treturn t.root.get(key)" }),
-  goModule("github.com/hashicorp/go-version", "v1.9.0", "table tests, constraints", { file: "version.go", anchor: "\treturn v.Compare(o) == 0" }),
-];
-
 interface Row {
   project: CorpusProject;
   init: string;
@@ -149,8 +72,8 @@ function measure(p: CorpusProject): Row {
   const dir = join(WORK, p.name.replace(/[@/]/g, "_"));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  p.fetch(dir);
-  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.guard/\n");
+  p.fetch(dir, join(WORK, "downloads"));
+  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
   must(["git", "init", "-q", "-b", "main"], dir);
   must(["git", "add", "-A"], dir);
   must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);

@@ -21,7 +21,7 @@ function baselineDurations(project: string): Record<string, number> | undefined 
 
 const ORDER = ["run-all", "same-file", "import-graph", "file-coverage", "function-coverage", "line-coverage", "guard"];
 
-interface ResultsFile {
+export interface ResultsFile {
   project: string;
   split: string;
   seed: number;
@@ -38,7 +38,7 @@ interface ResultsFile {
   results: MutantResult[];
 }
 
-function section(r: ResultsFile): string[] {
+export function section(r: ResultsFile): string[] {
   const all = r.results;
   const k = all.filter((m) => m.killers.length > 0);
   const timedOut = all.filter((m) => m.truthError).length;
@@ -103,25 +103,27 @@ function section(r: ResultsFile): string[] {
   return lines;
 }
 
-const projects = process.argv.slice(2).length ? process.argv.slice(2) : ["flask", "find-my-way", "go-cmp"];
-const out: string[] = [
-  "# Test selection benchmark",
-  "",
-  `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, shared with other engineers' builds, tests and benches while these ran (each section gives its load average); rendered ${new Date().toISOString().slice(0, 10)}.`,
-  "Commands: `bun bench/selection/run.ts --project P --split dev|test [--limit N] [--truth-only] [--e2e-beside]` (one process at a time; ground truth cached per mutant), `bun bench/selection/line-coverage.ts --project flask`, then `bun bench/selection/report.ts`. guard runs as the compiled binary (`bun scripts/build.ts --outfile bench/.work/selection-guard`, built once from one commit for all splits).",
-  "Mutants: bench/selection/mutants/<project>.json, generated once from seed 20260101 by bench/selection/mutate.ts and frozen before anything was evaluated on them (positions and operator text only, no project code). Escape = a killable mutant (some test that passes on the unmutated project fails under the full suite) for which no selected test fails. Test time = sum of the selected tests' own durations (median of 3 unmutated runs) against the full suite's. Upper bounds are one-sided 95% Clopper-Pearson. Selection ratio = selected tests / tests in the graph, mean over killable mutants.",
-  "Strategies: run-all; same-file (the test file named after the changed module); import-graph (test files importing a changed file, transitively); file-coverage (tests that ran any function of a changed file); function-coverage (tests that ran the function holding each changed line, file-coverage for lines outside functions: guard's evidence with none of its rules); line-coverage (flask only: tests that ran the changed line, from per-line evidence guard does not store; function-coverage where a line is not a per-test statement); guard (`guard check --json`).",
-  "",
-];
-for (const p of projects)
-  for (const split of ["dev", "test"]) {
-    const path = join(WORK, p, `results-${split}.json`);
-    if (existsSync(path)) out.push(...section(JSON.parse(readFileSync(path, "utf8")) as ResultsFile), "");
-  }
-mkdirSync(join(import.meta.dir, "..", "results"), { recursive: true });
-// The hand-written part (analysis, status against targets) starts at this heading and is kept as it is.
-const KEEP = "\n## Analysis";
-const prev = existsSync(OUT) ? readFileSync(OUT, "utf8") : "";
-const kept = prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : "";
-writeFileSync(OUT, `${out.join("\n")}\n${kept}`);
-console.log(out.join("\n"));
+if (import.meta.main) {
+  const projects = process.argv.slice(2).length ? process.argv.slice(2) : ["flask", "find-my-way", "go-cmp"];
+  const out: string[] = [
+    "# Test selection benchmark",
+    "",
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, shared with other engineers' builds, tests and benches while these ran (each section gives its load average); rendered ${new Date().toISOString().slice(0, 10)}.`,
+    "Commands: `bun bench/selection/run.ts --project P --split dev|test [--limit N] [--truth-only] [--e2e-beside]` (one process at a time; ground truth cached per mutant), `bun bench/selection/line-coverage.ts --project flask`, then `bun bench/selection/report.ts`. guard runs as the compiled binary (`bun scripts/build.ts --outfile bench/.work/selection-guard`, built once from one commit for all splits).",
+    "Mutants: bench/selection/mutants/<project>.json, generated once from seed 20260101 by bench/selection/mutate.ts and frozen before anything was evaluated on them (positions and operator text only, no project code). Escape = a killable mutant (some test that passes on the unmutated project fails under the full suite) for which no selected test fails. Test time = sum of the selected tests' own durations (median of 3 unmutated runs) against the full suite's. Upper bounds are one-sided 95% Clopper-Pearson. Selection ratio = selected tests / tests in the graph, mean over killable mutants.",
+    "Strategies: run-all; same-file (the test file named after the changed module); import-graph (test files importing a changed file, transitively); file-coverage (tests that ran any function of a changed file); function-coverage (tests that ran the function holding each changed line, file-coverage for lines outside functions: guard's evidence with none of its rules); line-coverage (flask only: tests that ran the changed line, from per-line evidence guard does not store; function-coverage where a line is not a per-test statement); guard (`guard check --json`).",
+    "",
+  ];
+  for (const p of projects)
+    for (const split of ["dev", "test"]) {
+      const path = join(WORK, p, `results-${split}.json`);
+      if (existsSync(path)) out.push(...section(JSON.parse(readFileSync(path, "utf8")) as ResultsFile), "");
+    }
+  mkdirSync(join(import.meta.dir, "..", "results"), { recursive: true });
+  // The hand-written part (analysis, status against targets) starts at this heading and is kept as it is.
+  const KEEP = "\n## Analysis";
+  const prev = existsSync(OUT) ? readFileSync(OUT, "utf8") : "";
+  const kept = prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : "";
+  writeFileSync(OUT, `${out.join("\n")}\n${kept}`);
+  console.log(out.join("\n"));
+}

@@ -24,7 +24,11 @@ import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
 import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
-import { PROJECTS, writeJson } from "./projects.ts";
+import { CORPUS_BENCH, type Peer } from "./corpus.ts";
+import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
+
+/** flask, find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
+const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
 import { applyEdits, fullSuite, mutantTruth, restoreTree, type SuiteRun } from "./truth.ts";
@@ -78,6 +82,8 @@ export interface MutantResult {
   /** The full suite timed out or could not start on this mutant: not counted as killable. */
   truthError?: string;
   strategies: Record<string, { selected: number; caught: boolean; missed: number; testMs: number }>;
+  /** How long the peer tool took to decide (wall), where the project has one. */
+  peerDecideMs?: number;
   guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; checkWallMs: number; runWallMs: number; runFailed: number; fullBesideMs?: number };
 }
 
@@ -112,9 +118,14 @@ async function main() {
   if (!existsSync(mutantPath)) {
     if (!process.argv.includes("--generate")) throw new Error(`no mutant file ${mutantPath}; pass --generate to create it from seed ${SEED}`);
     const files = gitRaw(["ls-files", ...project.sources], root).stdout.split("\n").filter(Boolean);
-    const all = await generate(root, files, SEED, 400, 40);
-    const file: MutantFileOnDisk = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note: "frozen before any tuning; dev for tuning, test evaluated once; edits hold positions and operator text only", dev: [], test: [] };
-    for (const m of all) (parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(freeze(m));
+    const asked = project.mutants ?? { singles: 400, multis: 40 };
+    // A one-file project has no two-file patch: its share goes to single-line mutants.
+    const counts = files.length < 2 ? { singles: asked.singles + asked.multis, multis: 0 } : asked;
+    const all = await generate(root, files, SEED, counts.singles, counts.multis);
+    // A corpus project's mutants are all held out: nothing is tuned on them.
+    const note = project.mutants ? `frozen before anything was evaluated on them; all held out (test split); ${counts.singles} single-line and ${counts.multis} two-file mutants; edits hold positions and operator text only` : "frozen before any tuning; dev for tuning, test evaluated once; edits hold positions and operator text only";
+    const file: MutantFileOnDisk = { project: name, seed: SEED, generatedBy: "bench/selection/mutate.ts", note, dev: [], test: [] };
+    for (const m of all) (!project.mutants && parseInt(m.id.slice(-1), 16) % 2 === 0 ? file.dev : file.test).push(freeze(m));
     writeJson(mutantPath, file);
     console.error(`froze ${file.dev.length} dev and ${file.test.length} test mutants in ${mutantPath}`);
   }
@@ -125,6 +136,7 @@ async function main() {
   // Again when guard's local index state changed format: a guard reading an older state sees no index at all.
   if (prepared?.guardHome !== process.env.GUARD_HOME || prepared?.stateVersion !== STATE_VERSION || process.argv.includes("--prepare"))
     writeJson(preparedPath, { guardHome: process.env.GUARD_HOME, stateVersion: STATE_VERSION, ...(await prepare(root)) });
+  project.peer?.prepare(root);
 
   const raw = JSON.parse(readFileSync(mutantPath, "utf8")) as MutantFileOnDisk;
   const mf = { ...raw, dev: raw.dev.map((m) => thaw(root, m)), test: raw.test.map((m) => thaw(root, m)) };
@@ -157,6 +169,13 @@ async function main() {
   for (const t of tables.tests) graphIdBy.set(t.id, t.id);
   const graphId = (runnerId: string) => graphIdBy.get(runnerId) ?? runnerId;
 
+  // A failure the runner names after a test file rather than a test (pytest's collection error of a module a
+  // mutant broke at import: `file::pkg.module`) fails any run of a test of that file: such a selection catches it.
+  const graphTests = new Set(tables.tests.map((t) => t.id));
+  const testsOfFile = new Map<string, string[]>();
+  for (const t of tables.tests) testsOfFile.set(t.file, [...(testsOfFile.get(t.file) ?? []), t.id]);
+  const runs = (sel: Set<string>, killer: string) =>
+    sel.has(killer) || (!graphTests.has(killer) && (testsOfFile.get(killer.split("::")[0]!) ?? []).some((t) => sel.has(t)));
   const flaky = new Set(baseline.flatMap((b) => b.failed).map(graphId));
   const durations: Record<string, number> = {};
   // Two runner results can name one graph test (a title built at run time): their times add up.
@@ -194,12 +213,20 @@ async function main() {
     const lineSel = lineCoverage(m.edits, tables);
     for (const [sname, fn] of [...Object.entries(STRATEGIES), ...(lineSel ? [["line-coverage", () => lineSel] as const] : [])]) {
       const sel = fn(m.edits, tables);
-      strategies[sname] = { selected: sel.size, caught: killers.some((k) => sel.has(k)), missed: killers.filter((k) => !sel.has(k)).length, testMs: testMs(sel) };
+      strategies[sname] = { selected: sel.size, caught: killers.some((k) => runs(sel, k)), missed: killers.filter((k) => !runs(sel, k)).length, testMs: testMs(sel) };
     }
     let guard: MutantResult["guard"] = { level: "skipped", runAll: true, overrides: [], checkWallMs: 0, runWallMs: 0, runFailed: 0 };
+    let peerDecideMs: number | undefined;
     if (killers.length > 0) {
       applyEdits(root, m.edits);
       try {
+        // The peer is asked on the same mutated tree and scored the same way as every strategy.
+        if (project.peer) {
+          const picked = project.peer.select(root);
+          const ids = new Set(picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
+          strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => runs(ids, k)), missed: killers.filter((k) => !runs(ids, k)).length, testMs: testMs(ids) };
+          peerDecideMs = picked.ms;
+        }
         const t = performance.now();
         const p = Bun.spawnSync([...GUARD_CMD, "check", "--json"], { cwd: root, env: guardEnv(), stdout: "pipe", stderr: "pipe" });
         const checkWallMs = performance.now() - t;
@@ -229,7 +256,7 @@ async function main() {
           // The full suite again, right after, on the same mutant: both walls see the same machine load.
           if (e2eBeside) fullBesideMs = (await fullSuite(root, tmp, runner)).wallMs;
         }
-        strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => ids.has(k)), missed: sel.runAll ? 0 : killers.filter((k) => !ids.has(k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
+        strategies.guard = { selected: sel.runAll ? tables.tests.length : ids.size, caught: sel.runAll || killers.some((k) => runs(ids, k)), missed: sel.runAll ? 0 : killers.filter((k) => !runs(ids, k)).length, testMs: sel.runAll ? fullMs : testMs(ids) };
         // Why tests were chosen: each selected test counted once under every reason code it carries.
         const reasons: Record<string, number> = {};
         // Tests chosen for one reason alone (what dropping that rule would save): count and test time.
@@ -250,7 +277,7 @@ async function main() {
         restoreTree(root, `guard's selected run under mutant ${m.id}`);
       }
     }
-    results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, ...(truth.error ? { truthError: truth.error } : {}), strategies, guard });
+    results.push({ id: m.id, split: sp, scope: m.scope, operator: m.operator, files, killers, fullWallMs: truth.wallMs, ...(truth.error ? { truthError: truth.error } : {}), strategies, guard, ...(peerDecideMs !== undefined ? { peerDecideMs } : {}) });
     if (n % 10 === 0 || n === mutants.length) {
       const k = results.filter((r) => r.killers.length > 0);
       const esc = k.filter((r) => !r.strategies.guard?.caught).length;

@@ -75,11 +75,14 @@ export function formatExplain(s: Selection, query: string): { text: string; sele
 }
 
 /**
- * Write a whole answer to stdout and wait until it is written: large JSON through a pipe must not be cut
- * off when the process exits right after.
+ * Write a whole answer to stdout and wait until it is taken: large JSON through a pipe must not be cut
+ * off when the process exits right after. Through process.stdout, the stream the exit path waits on:
+ * `Bun.write(Bun.stdout, …)` once that stream is open wrote a slow pipe's first part twice (the reader got
+ * a cut-off document followed by the whole one).
  */
-export async function emit(text: string): Promise<void> {
-  await Bun.write(Bun.stdout, text.endsWith("\n") ? text : `${text}\n`);
+export function emit(text: string): Promise<void> {
+  // A failed write is the stream's error (src/cli/output.ts): a gone reader ends guard, any other error sets the exit code.
+  return new Promise((resolve) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`, () => resolve()));
 }
 
 /**

@@ -33,10 +33,10 @@ interface Piped {
 }
 
 /** `guard <args> < input | <reader>` in bash, with guard's own exit code and stderr kept apart. */
-async function pipe(args: string[], reader: "cat" | "slow" | "head", input = "/dev/null", limit = 1000): Promise<Piped> {
+async function pipe(args: string[], reader: "cat" | "slow" | "late" | "head", input = "/dev/null", limit = 1000): Promise<Piped> {
   const out = join(work, `out-${reader}`);
   const err = join(work, `err-${reader}`);
-  const readers = { cat: `cat > "$OUT"`, slow: `"$BUN" "$SLOW" "$OUT"`, head: `head -c ${limit} > "$OUT"` };
+  const readers = { cat: `cat > "$OUT"`, slow: `"$BUN" "$SLOW" "$OUT"`, late: `{ sleep 1; cat > "$OUT"; }`, head: `head -c ${limit} > "$OUT"` };
   const script = `"$GUARD" "$@" < "$IN" 2> "$ERR" | ${readers[reader]}; echo "\${PIPESTATUS[0]}"`;
   const p = Bun.spawn(["bash", "-c", script, "pipe", ...args], {
     cwd: root,
@@ -177,3 +177,36 @@ function toFileWithCode(args: string[], input: string, code: number): Buffer {
   expect(p.exitCode).toBe(code);
   return readFileSync(out);
 }
+// The answers written through the selection reporter's emit (check, run, explain, feedback --json) take the
+// same exit path as guard's (src/cli/main.ts): the pipes watched first, the exit once stdout has ended.
+// A 200 KiB answer on one line is more than a pipe holds, so a slow or late reader makes the writer wait.
+describe("emit (check, run, explain --json) through a pipe", () => {
+  const script = join(work, "emit.ts");
+  beforeAll(() => {
+    const src = (f: string) => JSON.stringify(join(import.meta.dir, "..", "..", "src", f));
+    writeFileSync(
+      script,
+      `import { exitAfterOutput, watchPipes } from ${src("cli/output.ts")};
+import { emit } from ${src("report/selection.ts")};
+watchPipes();
+await emit(JSON.stringify({ ids: Array.from({ length: 6000 }, (_, i) => "tests/test_calc.py::test_add_" + i).join(" ") }));
+await exitAfterOutput(0);
+`,
+    );
+  });
+  const label = { cat: "| cat", slow: "a reader that sleeps between reads", late: "a reader that starts reading a second late" };
+  for (const reader of ["cat", "slow", "late"] as const)
+    test(`${label[reader]} receives one whole document`, async () => {
+      const saved = bin;
+      bin = process.execPath;
+      try {
+        const r = await pipe([script], reader);
+        expect(r.guardCode).toBe(0);
+        expect(r.received.length).toBeGreaterThan(3 * 65_536);
+        // One document, not a cut-off copy followed by the whole one.
+        expect((JSON.parse(r.received.toString("utf8")) as { ids: string }).ids.split(" ").length).toBe(6000);
+      } finally {
+        bin = saved;
+      }
+    }, 120_000);
+});

@@ -48,8 +48,9 @@ beforeAll(async () => {
 afterAll(() => engine?.stop());
 
 describe("what is a test comes from pytest's collection", () => {
-  test("the fixture named test_client is no test; the runner's six tests are the suite", async () => {
+  test("the fixture named test_client is no test; the runner's seven tests are the suite", async () => {
     expect(await graphIds("MATCH (t:Test) RETURN t.id AS id")).toEqual([
+      "tests/test_api.py::test_shout",
       "tests/test_cli.py::test_command_names",
       "tests/test_cli.py::test_unrelated",
       "tests/test_client.py::test_fields_none",
@@ -57,7 +58,7 @@ describe("what is a test comes from pytest's collection", () => {
       "tests/test_env.py::test_checks",
       "tests/test_env.py::test_truncate_policy",
     ]);
-    expect(check().estimate.totalTests).toBe(6);
+    expect(check().estimate.totalTests).toBe(7);
   });
 
   test("a changed fixture named test_*: the file's tests run, the fixture is never handed to pytest", () => {
@@ -125,6 +126,18 @@ describe("widening only where it must", () => {
       expect(s.overrides[0]).toMatchObject({ code: "collection-time-read", effect: "widen", function: "app/env.py::Environment.__init__" });
       expect(ids(s)).toEqual(["tests/test_env.py::test_checks", "tests/test_env.py::test_truncate_policy"]);
       expect(pytestFails("tests/test_env.py::test_truncate_policy")).toBe(true);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
+  test("export-list-changed: a name leaving __all__ selects the tests of that module, which fail on the star import", () => {
+    applyScenario(root, scenario("export-list"));
+    try {
+      const s = check();
+      expect(codes(s)).toEqual(["export-list-changed"]);
+      expect(ids(s)).toEqual(["tests/test_api.py::test_shout"]);
+      expect(pytestFails("tests/test_api.py::test_shout")).toBe(true);
     } finally {
       resetProject(root);
     }

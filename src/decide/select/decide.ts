@@ -227,6 +227,11 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         continue;
       }
       evidenced++;
+      if (!m.className && m.names.includes("__all__") && languageForPath(m.file) === "python") {
+        uncertain++;
+        hit(OVERRIDES.exportList, `${path}:${m.line}: ${OVERRIDES.exportList.summary}`, { file: m.file });
+        widenFiles.set(m.file, OVERRIDES.exportList.code);
+      }
       namesByLanguageFile.push({ names: m.names, file: m.file, className: m.className });
       if (m.className) widenClass(m.file, m.className);
     }

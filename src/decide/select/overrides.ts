@@ -44,6 +44,14 @@ export const OVERRIDES = {
       "a class attribute read by a registry's `register`, called from module level: the tests of the code naming the registry",
     ],
   },
+  exportList: {
+    code: "export-list-changed",
+    effect: "widen",
+    summary: "a module's export list (`__all__`) changed; star imports read it where no name search can see, so its module's tests run too",
+    examples: [
+      "`__all__ = (\"shout\", ...)` in app/text.py becomes `(\"shouts\", ...)`: `from app.api import shout`, where app/api.py does `from app.text import *`, fails at import; the tests of app/text.py run",
+    ],
+  },
   namesTooCommon: { code: "names-too-common", effect: "widen", summary: "a changed name is used too widely to follow; its module's tests run too" },
   fileRead: { code: "evidence-file-read", effect: "add", summary: "evidence says these tests read the changed file" },
   changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },
