@@ -65,7 +65,7 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
   } catch (e) {
     const code = isGuardError(e) && e.code === "E_TRASH_FULL" ? "SHELL_TRASH_FULL" : "SHELL_COMPENSATION_FAILED";
     try {
-      record("shell.compensation-failed", { code, error: describeError(e), done: done.map((d) => d.txid) });
+      record("shell.compensation-failed", { code, error: redactForLog(describeError(e)), done: done.map((d) => d.txid) });
     } catch {}
     return { ...blockWith(v, code, `${describeError(e)}; the command must not run`), compensations: done };
   }

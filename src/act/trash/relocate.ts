@@ -171,7 +171,8 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   } catch (e) {
     rollBack(root, m);
     m.state = "failed";
-    m.error = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    // The message may name a file, and a file name may hold a credential: stored redacted, like the paths.
+    m.error = redactForLog(e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
     writeManifest(root, m);
     appendEvent(root, { type: "trash.failed", txid, error: m.error });
     throw new GuardError("could not move the targets to guard's trash", m.error, "nothing was deleted; fix the cause or move the files yourself", EXIT.BLOCKED, "E_TRASH_FAILED");
