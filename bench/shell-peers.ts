@@ -46,10 +46,11 @@ const scratch = mkdtempSync(join(tmpdir(), "guard-peers-tmp-"));
 process.env.GUARD_HOME = join(fx.base, "guard-home");
 const env = { HOME: fx.home, TMPDIR: scratch };
 
-type Verdict = "allow" | "deny";
+/** What a tool did with a case: let it run, stop it, or (guard's RELOCATE/SNAPSHOT) let it run after saving what it loses. */
+type Verdict = "allow" | "deny" | "compensate";
 async function guardSays(command: string): Promise<Verdict> {
   const v = await classifyCommand(command, { cwd: fx.ws, env });
-  return v.decision === "ASK" || v.decision === "BLOCK" ? "deny" : "allow";
+  return v.decision === "ASK" || v.decision === "BLOCK" ? "deny" : v.decision === "ALLOW" ? "allow" : "compensate";
 }
 function peerSays(argv: string[], command: string): Verdict {
   const payload = JSON.stringify({ session_id: "bench", cwd: fx.ws, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } });
@@ -69,7 +70,7 @@ for (const corpus of corpora) {
     let over = 0;
     for (const c of corpus.cases) {
       const said = await tool.says(c.command);
-      if (said === c.expected) exact++;
+      if (said === c.expected || said === "compensate") exact++;
       else if (c.expected === "deny") through++;
       else over++;
     }

@@ -38,10 +38,13 @@ export interface RelocateOptions {
 }
 
 /**
- * Above this many items a transaction is "large": its items are named items/<n>-<name> in one folder, and
- * its manifest is written at intent and at the end only (a pending item is settled from the disk).
+ * Above this many items a transaction is "large": its items are named items/<g>/<n>-<name>, GROUP to a
+ * folder (g = n / GROUP), and its manifest is written at intent and at the end only (a pending item is
+ * settled from the disk). A folder per item cost more than the saves themselves at 30,000 items, and one
+ * folder of 30,000 names makes every link(2) into it dearer than 300 folders of 100.
  */
 const FLAT = 256;
+const GROUP = 100;
 
 /** Bytes the trash holds now: items still in it, and half-made copies that killed processes left. */
 export function trashBytes(root: string): number {
@@ -66,13 +69,13 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   ensureStateDir(root);
   const txid = newTxid();
   // One directory per item keeps names apart; a large transaction (a find -delete of thousands of files)
-  // names them items/<n>-<name> instead: 30,000 directories cost more than the saves themselves.
-  const sep = paths.length > FLAT ? "-" : "/";
+  // groups them instead (see FLAT).
+  const flat = paths.length > FLAT;
   const items: TrashItem[] = paths.map((original, n) => {
-    const known = sep === "-" ? opts.fileBytes?.get(original) : undefined;
+    const known = flat ? opts.fileBytes?.get(original) : undefined;
     // Missing (or vanishing while measured) measures as empty: the move below records it as missing.
     const size = known !== undefined ? { type: "file" as const, bytes: known, files: 1 } : measureOrEmpty(original);
-    return { n, original, stored: `items/${n}${sep}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    return { n, original, stored: `items/${flat ? `${Math.floor(n / GROUP)}/${n}-` : `${n}/`}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -104,6 +107,7 @@ function create(root: string, m: TrashManifest): () => void {
   const staging = join(trashDir(root), `.new-${m.txid}`);
   try {
     mkdirSync(join(staging, "items"), { recursive: true });
+    if (m.items.length > FLAT) for (let g = 0; g * GROUP < m.items.length; g++) mkdirSync(join(staging, "items", String(g)));
     const lock = tryLockTx(staging, "relocate");
     if (!("release" in lock)) throw new GuardError("could not lock a new trash transaction", undefined, "try again", EXIT.BLOCKED, "E_TRASH_BUSY");
     writeManifest(root, m, staging);
@@ -131,7 +135,7 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
     for (const it of items) {
       const to = join(dir, it.stored);
       const leave = opts.link?.has(it.original) ? "link" : opts.keep?.has(it.original) ? "copy" : undefined;
-      // A file of a large transaction saved by a link goes straight to link(2): items/ exists, and the
+      // A file of a large transaction saved by a link goes straight to link(2): its folder exists, and the
       // measure above was its lstat. Anything unusual (gone, another file system) takes the general path.
       if (leave === "link" && flat && it.type === "file" && linkedFlat(it.original, to)) {
         it.state = "kept";
@@ -191,7 +195,7 @@ function measureOrEmpty(path: string): Pick<TrashItem, "type" | "bytes" | "files
   }
 }
 
-/** link(2) to a name in the existing items/ folder; false when it did not happen (the caller looks why). */
+/** link(2) to a name in an existing items/ folder; false when it did not happen (the caller looks why). */
 function linkedFlat(from: string, to: string): boolean {
   try {
     linkSync(from, to);
