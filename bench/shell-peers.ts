@@ -7,9 +7,11 @@
  * For guard, RELOCATE and SNAPSHOT let the command run after saving what it would lose: they count as
  * allowing an allow case and as catching a deny case.
  *
- *   bun bench/shell-peers.ts --peer "dcg=<path>/dcg" --peer "cc-safety-net=node <cache>/…/cc-safety-net.js hook --claude-code"
+ *   bun bench/shell-peers.ts --peer "dcg=env DCG_HOOK_TIMEOUT_MS=10000 <path>/dcg" --peer "cc-safety-net=node <cache>/…/cc-safety-net.js hook --claude-code"
  *
- * Install or build peers outside the repository. Replaces the "Peers on the public corpora" section of
+ * dcg's hook fails open when its evaluation passes a 200 ms budget, which a loaded machine reaches: give
+ * it a larger DCG_HOOK_TIMEOUT_MS to count what it decides rather than how fast. Install or build peers
+ * outside the repository. Replaces the "Peers on the public corpora" section of
  * bench/results/shell.md (bench/shell.ts keeps it when it rewrites the file).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -89,11 +91,11 @@ rmSync(scratch, { recursive: true, force: true });
 const section = `${PEERS_HEADING}
 
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the end:
-${loadavg().map((l) => l.toFixed(1)).join(" / ")}. Produced by \`bun bench/shell-peers.ts ${peers.map((p) => `--peer "${p.name}=…"`).join(" ")}\`: guard's classifier in
+${loadavg().map((l) => l.toFixed(1)).join(" / ")}. Produced by \`bun bench/shell-peers.ts ${peers.map((p) => `--peer "${p.name}=${p.argv.filter((w) => !w.includes("/")).join(" ")} …"`).join(" ")}\`: guard's classifier in
 the corpus tests' workspace (a repository outside temp space), each peer's Claude Code PreToolUse hook on
 the same commands in the same workspace (${peers.map((p) => p.name).join(", ")}; built or installed outside the repository). For guard, RELOCATE
-and SNAPSHOT count as allowing (the command runs, after guard saved what it would lose); the cases guard
-disputes, with the reasons, are in each corpus's disputes.json.
+and SNAPSHOT let the command run after saving what it would lose: exact for an allow case, caught for a
+deny case. The cases guard disputes, with the reasons, are in each corpus's disputes.json.
 
 ${sections.join("\n\n")}
 `;
