@@ -8,7 +8,9 @@
  *
  * --peer runs another guard's Claude Code hook on the same payloads in the same interleaved rounds, e.g.
  * `--peer "cc-safety-net=node <cache>/node_modules/cc-safety-net/dist/bin/cc-safety-net.js hook --claude-code"`
- * (install peers into a cache folder outside the repository; they are never part of it).
+ * or `--peer "dcg=<checkout>/target/release/dcg"` (dcg, built from its source, reads the PreToolUse payload
+ * on stdin when run without arguments and prints a `permissionDecision` of deny, or nothing to allow).
+ * Install or build peers outside the repository; they are never part of it.
  *
  * Uses --binary when given (e.g. `bun scripts/build.ts --outfile bench/.work/guard` first), else
  * dist/guard when it is newer than src/ and answers agent-event, else runs from source (bun

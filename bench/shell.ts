@@ -20,6 +20,7 @@ import { restore } from "../src/act/trash/restore.ts";
 import { classifyCommand } from "../src/decide/shell/index.ts";
 import { ensureStateDir } from "../src/state/paths.ts";
 import { writeResults } from "./projects.ts";
+import { findTable, measureFind } from "./shell-find.ts";
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1] || 31) || 31;
@@ -223,30 +224,7 @@ for (let i = 0; i < 3; i++) {
 }
 rmSync(repo, { recursive: true, force: true });
 
-// find -delete at scale, whole process: classification alone, then with the compensation (hard links of
-// every match). Wall time moves with the shared machine's load; the process's CPU time (user + system)
-// is the steadier figure.
-const scale: { n: number; checkMs: number; checkCpu: number; applyMs: number; applyCpu: number }[] = [];
-for (const n of [1000, 10000, 30000]) {
-  const r = mkdtempSync(join(tmpdir(), "guard-bench-find-"));
-  sh(["git", "init", "-q", "-b", "main"], r);
-  for (let d = 0; d < n / 100; d++) {
-    mkdirSync(join(r, "obj", `d${d}`), { recursive: true });
-    for (let f = 0; f < 100; f++) writeFileSync(join(r, "obj", `d${d}`, `f${f}.o`), "o");
-  }
-  const timed = (argv: string[]) => {
-    const t0 = performance.now();
-    const p = Bun.spawnSync([...guard, ...argv], { cwd: r, env: { ...process.env, ...GIT_ENV }, stdout: "pipe", stderr: "pipe" });
-    const ms = performance.now() - t0;
-    if (p.exitCode !== 0) throw new Error(`${argv.join(" ")}: exit ${p.exitCode} ${p.stderr}`);
-    const u = p.resourceUsage?.cpuTime;
-    return { ms, cpu: u ? Number(u.user + u.system) / 1000 : NaN };
-  };
-  const check = timed(["shell", "check", "--", "find . -name '*.o' -delete"]);
-  const apply = timed(["shell", "check", "--apply", "--", "find . -name '*.o' -delete"]);
-  scale.push({ n, checkMs: check.ms, checkCpu: check.cpu, applyMs: apply.ms, applyCpu: apply.cpu });
-  rmSync(r, { recursive: true, force: true });
-}
+const scale = measureFind(guard);
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const md = `# Shell guard benchmark
@@ -281,16 +259,7 @@ ${whole.map((w) => `| ${w.what} | ${w.ms.toFixed(1)} ms | ${w.min.toFixed(1)} ms
 ## Where a fresh process spends its time
 
 ${phases}
-## \`find . -name '*.o' -delete\` at scale, whole process (target ≤ 1 s at 30,000 matches)
-
-One run each; wall time and the process's CPU time (user + system, the steadier figure on a shared machine).
-\`check\` classifies (runs the read-only find, resolves every match, plans the saves); \`--apply\` also saves
-every match as a hard link in the trash.
-
-| matches | check wall | check CPU | --apply wall | --apply CPU |
-|---|---|---|---|---|
-${scale.map((x) => `| ${x.n.toLocaleString("en-US")} | ${x.checkMs.toFixed(0)} ms | ${x.checkCpu.toFixed(0)} ms | ${x.applyMs.toFixed(0)} ms | ${x.applyCpu.toFixed(0)} ms |`).join("\n")}
-
+${findTable(scale)}
 ## Relocation throughput, 10,000 files (100 directories), median of 3
 
 | path | relocate | restore | files/s relocated |

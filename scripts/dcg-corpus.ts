@@ -8,20 +8,9 @@
  * Hook-payload cases (input_kind other than "command") are left out; a command listed twice with the
  * same expectation is kept once.
  */
-import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { caseList, corpusSource, writeCases } from "./corpus-source.ts";
 
-const [gitDir, rev = "HEAD"] = process.argv.slice(2);
-if (!gitDir) {
-  process.stderr.write("usage: bun scripts/dcg-corpus.ts <git dir> [commit]\n");
-  process.exit(64);
-}
-const git = (...args: string[]) => {
-  const p = Bun.spawnSync(["git", "--git-dir", gitDir, ...args], { stdout: "pipe", stderr: "pipe" });
-  if (p.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${p.stderr.toString().trim()}`);
-  return p.stdout.toString();
-};
-const commit = git("rev-parse", rev).trim();
+const { git, commit } = corpusSource("dcg-corpus.ts");
 const files = git("ls-tree", "-r", "--name-only", commit, "tests/corpus").split("\n").filter((f) => f.endsWith(".toml"));
 
 /** A TOML basic ("…", with escapes) or literal ('…') string at the start of `s`. */
@@ -51,14 +40,7 @@ function tomlString(s: string): string | undefined {
   return undefined;
 }
 
-interface Case {
-  file: string;
-  name: string;
-  command: string;
-  expected: "allow" | "deny";
-}
-const cases: Case[] = [];
-const seen = new Set<string>();
+const { cases, add } = caseList();
 for (const file of files) {
   const blocks = git("show", `${commit}:${file}`).split(/^\[\[case\]\]\s*$/m).slice(1);
   for (const block of blocks) {
@@ -73,13 +55,7 @@ for (const file of files) {
     const expected = fields.expected ?? fields.expected_decision;
     const command = fields.command;
     if (command === undefined || (expected !== "allow" && expected !== "deny")) continue;
-    const key = `${expected}\0${command}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    cases.push({ file: file.replace(/^tests\/corpus\//, ""), name: fields.description ?? fields.id ?? "", command, expected });
+    add({ file: file.replace(/^tests\/corpus\//, ""), name: fields.description ?? fields.id ?? "", command, expected });
   }
 }
-const out = resolve(import.meta.dir, "..", "fixtures", "dcg-corpus", "cases.json");
-const data = { source: { repository: "Dicklesworthstone/destructive_command_guard", commit, path: "tests/corpus" }, cases };
-writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
-process.stdout.write(`${cases.length} cases (${cases.filter((c) => c.expected === "allow").length} allow, ${cases.filter((c) => c.expected === "deny").length} deny) → ${join("fixtures", "dcg-corpus", "cases.json")}\n`);
+writeCases("dcg-corpus", { repository: "Dicklesworthstone/destructive_command_guard", commit, path: "tests/corpus" }, cases);

@@ -52,6 +52,22 @@ describe("no output, log line, trash name or reason holds a matched secret", () 
     expect(everything(join(repo, ".guard"))).not.toContain(KEY.slice(4));
   });
 
+  test("a save that fails on a file whose name holds a token stores and shows the error redacted", () => {
+    // A fifo cannot be copied into the trash: `> fifo` asks for a copy, the save fails, the command is BLOCK.
+    const fifo = join(repo, `pipe-${KEY}`);
+    expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+    const r = guard(["shell", "check", "--apply", "--", `echo x > pipe-${KEY}`], repo);
+    expect(r.stdout).toContain("SHELL_COMPENSATION_FAILED");
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    rmSync(fifo);
+    const failed = readdirSync(join(repo, ".guard", "trash")).map((t) => join(repo, ".guard", "trash", t, "manifest.json")).filter(existsSync).map((f) => JSON.parse(readFileSync(f, "utf8"))).filter((m) => m.state === "failed");
+    expect(failed.length).toBe(1);
+    expect(failed[0].error).toContain("[REDACTED:github-token]");
+    for (const m of failed) for (const it of m.items) it.original = "";
+    expect(JSON.stringify(failed)).not.toContain(KEY.slice(4));
+    expect(readFileSync(join(repo, ".guard", "events.jsonl"), "utf8")).not.toContain(KEY.slice(4));
+  });
+
   test("guard why decide: a credential pasted into --reason is stored redacted in the committed decision file", () => {
     writeFileSync(join(repo, "app.ts"), "export const a = 1;\n");
     // `why decide` only runs for a human at a terminal: util-linux `script` gives it one.

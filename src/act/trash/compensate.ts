@@ -61,13 +61,14 @@ export async function guardCommand(command: string, ctx: ShellContext): Promise<
     const { paths, keep, link } = relocationPlan(v.operations, root);
     if (paths.length) {
       const maxBytes = loadConfig(root).trash?.maxBytes ?? DEFAULTS.trash.maxBytes;
-      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes, keep, link });
+      const fileBytes = new Map(v.targets.flatMap((t) => (t.path && t.bytes !== undefined ? [[t.path, t.bytes] as const] : [])));
+      const m = relocate(root, paths, { reason: v.operations.find((o) => o.decision?.decision === "RELOCATE")?.decision?.code ?? v.code, command: logged, maxBytes, keep, link, fileBytes });
       done.push({ kind: "relocate", txid: m.txid, restore: `guard trash restore ${m.txid}`, paths: paths.map((p) => relative(root, p)), done: true });
     }
   } catch (e) {
     const code = isGuardError(e) && e.code === "E_TRASH_FULL" ? "SHELL_TRASH_FULL" : "SHELL_COMPENSATION_FAILED";
     try {
-      record("shell.compensation-failed", { code, error: describeError(e), done: done.map((d) => d.txid) });
+      record("shell.compensation-failed", { code, error: redactForLog(describeError(e)), done: done.map((d) => d.txid) });
     } catch {}
     return { ...blockWith(v, code, `${describeError(e)}; the command must not run`), compensations: done };
   }

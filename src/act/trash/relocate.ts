@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
@@ -30,7 +30,21 @@ export interface RelocateOptions {
    * would without guard, and the links keep the content once it has deleted the originals.
    */
   link?: ReadonlySet<string>;
+  /**
+   * Sizes of regular files as the classification just saw them (its lstat): a large transaction takes
+   * them instead of measuring each file again. One that is no longer a file is measured when it is saved.
+   */
+  fileBytes?: ReadonlyMap<string, number>;
 }
+
+/**
+ * Above this many items a transaction is "large": its items are named items/<g>/<n>-<name>, GROUP to a
+ * folder (g = n / GROUP), and its manifest is written at intent and at the end only (a pending item is
+ * settled from the disk). A folder per item cost more than the saves themselves at 30,000 items, and one
+ * folder of 30,000 names makes every link(2) into it dearer than 300 folders of 100.
+ */
+const FLAT = 256;
+const GROUP = 100;
 
 /** Bytes the trash holds now: items still in it, and half-made copies that killed processes left. */
 export function trashBytes(root: string): number {
@@ -55,16 +69,13 @@ export function relocate(root: string, paths: string[], opts: RelocateOptions): 
   ensureStateDir(root);
   const txid = newTxid();
   // One directory per item keeps names apart; a large transaction (a find -delete of thousands of files)
-  // names them items/<n>-<name> instead: 30,000 directories cost more than the saves themselves.
-  const sep = paths.length > 256 ? "-" : "/";
+  // groups them instead (see FLAT).
+  const flat = paths.length > FLAT;
   const items: TrashItem[] = paths.map((original, n) => {
-    let size: ReturnType<typeof measure> = { type: "other", bytes: 0, files: 0 };
-    try {
-      size = measure(original);
-    } catch {
-      // Missing (or vanishing while measured): the move below records it as missing.
-    }
-    return { n, original, stored: `items/${n}${sep}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
+    const known = flat ? opts.fileBytes?.get(original) : undefined;
+    // Missing (or vanishing while measured) measures as empty: the move below records it as missing.
+    const size = known !== undefined ? { type: "file" as const, bytes: known, files: 1 } : measureOrEmpty(original);
+    return { n, original, stored: `items/${flat ? `${Math.floor(n / GROUP)}/${n}-` : `${n}/`}${redactForLog(basename(original)) || "root"}`, type: size.type, bytes: size.bytes, files: size.files, state: "pending" };
   });
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   if (opts.maxBytes !== undefined && trashBytes(root) + adding > opts.maxBytes) {
@@ -96,6 +107,7 @@ function create(root: string, m: TrashManifest): () => void {
   const staging = join(trashDir(root), `.new-${m.txid}`);
   try {
     mkdirSync(join(staging, "items"), { recursive: true });
+    if (m.items.length > FLAT) for (let g = 0; g * GROUP < m.items.length; g++) mkdirSync(join(staging, "items", String(g)));
     const lock = tryLockTx(staging, "relocate");
     if (!("release" in lock)) throw new GuardError("could not lock a new trash transaction", undefined, "try again", EXIT.BLOCKED, "E_TRASH_BUSY");
     writeManifest(root, m, staging);
@@ -110,22 +122,31 @@ function create(root: string, m: TrashManifest): () => void {
 function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManifest {
   const { txid, items } = m;
   const dir = txDir(root, txid);
+  const flat = items.length > FLAT;
   const adding = items.reduce((s, i) => s + i.bytes, 0);
   appendEvent(root, { type: "trash.intent", txid, reason: m.reason, paths: items.slice(0, 100).map((i) => redactForLog(relative(root, i.original))), count: items.length });
 
   // Progress is written after every item of a small transaction only: a "pending" item is settled from
   // the disk (status.ts), and rewriting a 30,000-item manifest as it went made a large find -delete quadratic.
   const progress = () => {
-    if (items.length <= 256) writeManifest(root, m);
+    if (!flat) writeManifest(root, m);
   };
   try {
     for (const it of items) {
+      const to = join(dir, it.stored);
+      const leave = opts.link?.has(it.original) ? "link" : opts.keep?.has(it.original) ? "copy" : undefined;
+      // A file of a large transaction saved by a link goes straight to link(2): its folder exists, and the
+      // measure above was its lstat. Anything unusual (gone, another file system) takes the general path.
+      if (leave === "link" && flat && it.type === "file" && linkedFlat(it.original, to)) {
+        it.state = "kept";
+        it.method = "link";
+        continue;
+      }
       if (!lstatSync(it.original, { throwIfNoEntry: false })) {
         it.state = "missing";
         continue;
       }
-      const to = join(dir, it.stored);
-      const leave = opts.link?.has(it.original) ? "link" : opts.keep?.has(it.original) ? "copy" : undefined;
+      if (flat && opts.fileBytes?.has(it.original)) Object.assign(it, measureOrEmpty(it.original));
       if (leave) {
         copyVerified(it.original, to, leave);
         it.state = "kept";
@@ -154,7 +175,8 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   } catch (e) {
     rollBack(root, m);
     m.state = "failed";
-    m.error = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    // The message may name a file, and a file name may hold a credential: stored redacted, like the paths.
+    m.error = redactForLog(e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
     writeManifest(root, m);
     appendEvent(root, { type: "trash.failed", txid, error: m.error });
     throw new GuardError("could not move the targets to guard's trash", m.error, "nothing was deleted; fix the cause or move the files yourself", EXIT.BLOCKED, "E_TRASH_FAILED");
@@ -163,6 +185,24 @@ function fill(root: string, m: TrashManifest, opts: RelocateOptions): TrashManif
   writeManifest(root, m);
   appendEvent(root, { type: "trash.relocated", txid, moved: items.filter((i) => i.state === "moved").length, kept: items.filter((i) => i.state === "kept").length, bytes: adding });
   return m;
+}
+
+function measureOrEmpty(path: string): Pick<TrashItem, "type" | "bytes" | "files"> {
+  try {
+    return measure(path);
+  } catch {
+    return { type: "other", bytes: 0, files: 0 };
+  }
+}
+
+/** link(2) to a name in an existing items/ folder; false when it did not happen (the caller looks why). */
+function linkedFlat(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Undo the moves of a transaction that failed midway (the same write-ahead steps as a restore). */

@@ -157,9 +157,10 @@ function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === "string") out.push(value);
   else if (Array.isArray(value)) for (const v of value) collectStrings(v, out);
   else if (value && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) {
+    // for…in, not Object.entries: a report of 30,000 targets would allocate 180,000 pairs to read them.
+    for (const k in value) {
       out.push(k);
-      collectStrings(v, out);
+      collectStrings((value as Record<string, unknown>)[k], out);
     }
 }
 

@@ -12,7 +12,7 @@
  * Every example runs as a test (test/shell/code-rules.test.ts): `flag` gives code and the equivalent
  * command, `pass` code that names none of these calls.
  */
-export type Language = "python" | "node" | "ruby" | "perl" | "php" | "deno";
+export type Language = "python" | "node" | "ruby" | "perl" | "php" | "deno" | "awk";
 
 export interface CodeRule {
   id: string;
@@ -69,6 +69,10 @@ export const CODE_RULES: CodeRule[] = [
   { id: "pl-rename", languages: ["perl"], call: /\brename\b/y, kind: "command", shell: "mv {0} {1}", examples: { flag: [["rename('a.txt', 'README.md')", "mv 'a.txt' 'README.md'"]], pass: ["print 1"] } },
   { id: "pl-system", languages: ["perl"], call: /\b(?:system|exec|qx)\b|(?<![\w$])`/y, kind: "shell", examples: { flag: [["system('rm -rf src')", "rm -rf src"]], pass: ["print 'hello'", "s/system/exec/g"] } },
   { id: "pl-eval", languages: ["perl"], call: /\beval\b/y, kind: "eval", examples: { flag: [["eval(\"unlink 'notes.txt'\")", "rm -f 'notes.txt'"]], pass: ["print 3"] } },
+  // awk (the program is the first operand: `awk 'BEGIN { system("…") }'`)
+  { id: "awk-system", languages: ["awk"], call: /\bsystem\s*(?=\()/y, kind: "shell", examples: { flag: [['BEGIN { system("rm -rf src") }', "rm -rf src"], ['BEGIN { system("rm\\x20-f\\040notes.txt") }', "rm -f notes.txt"]], pass: ["{ print $1 }", "BEGIN { print \"system\" }"] } },
+  // `"cmd" | getline` and `print … | "cmd"` run cmd through sh; a command that is not a plain literal is opaque.
+  { id: "awk-pipe", languages: ["awk"], call: /(?="(?:[^"\\]|\\.)*"\s*\|\s*getline)|\|&?\s*(?=")/y, kind: "shell", examples: { flag: [['BEGIN { print "x" | "rm -rf src"; close("rm -rf src") }', "rm -rf src"], ['BEGIN { "rm -f notes.txt" | getline }', "rm -f notes.txt"]], pass: ["{ n++ } END { print n }", "{ print $1 > \"out.txt\" }"] } },
   // PHP
   { id: "php-unlink", languages: ["php"], call: /\b(?:unlink|rmdir)\s*(?=\()/y, kind: "command", shell: "rm -f {0}", examples: { flag: [["unlink('notes.txt');", "rm -f 'notes.txt'"]], pass: ["echo 'unlink';"] } },
   { id: "php-rename", languages: ["php"], call: /\b(?:rename|copy)\s*(?=\()/y, kind: "command", shell: "mv {0} {1}", examples: { flag: [["rename('a.txt', 'README.md');", "mv 'a.txt' 'README.md'"]], pass: ["echo 1;"] } },

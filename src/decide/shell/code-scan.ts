@@ -25,7 +25,7 @@ export function scanCode(language: Language, code: string, depth = 0): CodeScan 
       const m = rule.call.exec(code);
       if (!m) continue;
       if (apply(rule, code, pos + m[0].length, m[0], language, depth, out)) {
-        pos += m[0].length - 1;
+        pos += Math.max(m[0].length, 1) - 1; // a rule that matches by lookahead alone still moves on
         break;
       }
     }
@@ -111,7 +111,7 @@ function readArgs(code: string, at: number): { args: CallArg[]; text: string; en
     }
     while (/[ \t]/.test(code[i] ?? "")) i++;
     const next = code[i];
-    if (next !== "," && next !== ")" && next !== undefined && !(paren ? false : next === ";" || next === "\n")) {
+    if (next !== "," && next !== ")" && next !== undefined && !(paren ? false : next === ";" || next === "\n" || next === "}" || next === "|")) {
       arg = {}; // an expression: 'a' + b, path.join(...)
       i = skipExpression(code, argStart, paren);
     }
@@ -139,6 +139,13 @@ function readLiteral(code: string, i: number): { value: string; end: number } | 
     const c = code[j]!;
     if (c === "\\" && !raw && j + 1 < code.length) {
       const e = code[j + 1]!;
+      // \xHH and octal \NNN spell any byte (`system("rm\x20-rf\x20/")`): read them as that character.
+      const coded = /^x([0-9a-fA-F]{2})|^([0-7]{1,3})/.exec(code.slice(j + 1, j + 4));
+      if (coded) {
+        value += String.fromCharCode(parseInt(coded[1] ?? coded[2]!, coded[1] ? 16 : 8));
+        j += 1 + coded[0].length;
+        continue;
+      }
       value += e === "n" ? "\n" : e === "t" ? "\t" : e;
       j += 2;
       continue;

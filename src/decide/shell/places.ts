@@ -83,7 +83,7 @@ export function resolveTarget(raw: string, cwd: string, realDirs?: Map<string, s
   const st = lstatSync(path, { throwIfNoEntry: false });
   let isDir = st?.isDirectory() ?? false;
   if (st?.isSymbolicLink() && follow) isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  return { raw, path, exists: st !== undefined, isDir };
+  return { raw, path, exists: st !== undefined, isDir, ...(st?.isFile() ? { bytes: st.size } : {}) };
 }
 
 function realDir(dir: string, cache: Map<string, string> | undefined): string {

@@ -18,8 +18,8 @@ export const SHELL_RULES: ShellRule[] = [
     explain: "guard cannot read this command (syntax error, a script from a variable, or `sh -c` nested too deep), so it cannot say what it deletes",
     when: { kinds: ["unparsed"] },
     examples: {
-      flag: ["rm -rf 'unterminated", 'bash -c "$SCRIPT"', `sh -c "sh -c 'sh -c ls'"`, "eval $CMD"],
-      pass: ['bash -c "ls -la"', "echo 'done'", "sh -c 'echo hi'"],
+      flag: ["rm -rf 'unterminated", 'bash -c "$SCRIPT"', `sh -c "sh -c 'sh -c ls'"`, "eval $CMD", "echo ok | xargs bash -c", "echo / | xargs --replace bash -c 'rm -rf {}'", "parallel", "ls | xargs find . -name x"],
+      pass: ['bash -c "ls -la"', "echo 'done'", "sh -c 'echo hi'", "parallel ::: 'echo ok' true"],
     },
   },
   {
@@ -62,7 +62,8 @@ export const SHELL_RULES: ShellRule[] = [
     explain: "{program} would change {targets}: the file-system root, your home directory, a system directory or the workspace itself",
     when: { kinds: MUTATING, anyTarget: ["protected-root"] },
     examples: {
-      flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./", "cat <<'EOF' > /etc/passwd\nx\nEOF", "ruby -e 'FileUtils.rm_rf(\"/usr/lib\")'"],
+      flag: ["rm -rf /", "rm -rf ~", "rm -rf /etc/nginx", "rm -rf .", "rm -rf ..", "sudo rm -rf /usr/local/lib", "rm -rf $HOME", "echo x > /etc/hosts", "rm -rf ./", "cat <<'EOF' > /etc/passwd\nx\nEOF", "ruby -e 'FileUtils.rm_rf(\"/usr/lib\")'",
+        "busybox rm -rf /etc/nginx", "watch -n 1 rm -rf /", "bash -c -- 'rm -rf /'", "parallel ::: 'rm -rf /'"],
       pass: ["ls /etc", "cat ~/.profile", "rm notes.txt"],
     },
   },
@@ -141,6 +142,7 @@ export const SHELL_RULES: ShellRule[] = [
         "rm -rf $DIR", 'rm -rf "$(cat list.txt)"', "ls | xargs rm", "rm -rf $DIR/*", "cd $X && rm -rf build", "cd nowhere; rm -rf src",
         "rm -rf ~other/x", "find . -name '*.txt' -exec sh -c 'rm \"$1\"' _ {} \\;", "$RM notes.txt", "echo x > $OUT", "find docs -newer README.md -fprint out.txt -delete",
         "cat list.txt | xargs -I{} rm {}", "for f in *.txt; do rm \"$f\"; done", "find src -name '*.ts' | xargs sed -i s/a/b/",
+        "echo / | xargs -i rm -rf {}", "parallel rm -rf ::: build",
       ],
       pass: ["echo $HOME", 'rm -f "$PWD/notes.txt"', "ls $(pwd)", "cat $(ls)"],
     },
@@ -174,7 +176,7 @@ export const SHELL_RULES: ShellRule[] = [
     explain: "git push would overwrite or delete history on the remote; that is never automated, a human pushes it",
     when: { git: ["force-push"] },
     examples: {
-      flag: ["git push --force", "git push -f origin main", "git push origin +main", "git push origin :feature", "git push --mirror", "git push --force-with-lease", "git push origin --delete feature"],
+      flag: ["git push --force", "git push -f origin main", "git push origin +main", "git push origin :feature", "git push --mirror", "git push --force-with-lease", "git push origin --delete feature", "git push --forc origin main"],
       pass: ["git push", "git push origin main", "git push -u origin feature"],
     },
   },
@@ -184,7 +186,7 @@ export const SHELL_RULES: ShellRule[] = [
     decision: "ASK",
     explain: "git {targets} works on a repository or work tree guard cannot see from here (--git-dir, --work-tree, an unknown directory)",
     when: { git: ["unknown-scope"] },
-    examples: { flag: ["git --git-dir=/x/.git reset --hard", "git --work-tree=../other checkout -- .", "git -C $DIR clean -fd"], pass: ["git --no-pager log -1", "git -C src status"] },
+    examples: { flag: ["git --git-dir=/x/.git reset --hard", "git --work-tree=../other checkout -- .", "git -C $DIR clean -fd", "git worktree remove --force ../wt"], pass: ["git --no-pager log -1", "git -C src status"] },
   },
   {
     id: "git-history-rewrite",
@@ -306,6 +308,7 @@ export const SHELL_RULES: ShellRule[] = [
       flag: [
         "git reset --hard", "git reset --hard HEAD~1", "git clean -fd", "git checkout -- src/app.ts", "git checkout .", "git checkout src/app.ts",
         "git restore src/app.ts", "git switch -f feature", "git clean -fdx -e .guard", "git rm -f README.md", "git -C src checkout -- app.ts", "git checkout -f feature",
+        "git reset --har HEAD~1", "git checkout main README.md", "git merge --abort", "git rebase --abort", "env -S 'PATH=/usr/bin' git reset --hard", "env - git reset --hard",
       ],
       pass: ["git checkout feature", "git restore --staged src/app.ts", "git clean -n", "git reset HEAD~1", "git status", "git checkout -b topic"],
     },
@@ -328,7 +331,7 @@ export const SHELL_RULES: ShellRule[] = [
     explain: "git would drop {targets}: guard saves the commits under refs/guard/snapshots first, so they can be restored",
     when: { git: ["ref-delete"] },
     examples: {
-      flag: ["git branch -D feature", "git stash drop", "git stash clear", "git tag -d v1", "git branch -d -f feature", "git branch -M feature"],
+      flag: ["git branch -D feature", "git stash drop", "git stash clear", "git tag -d v1", "git branch -d -f feature", "git branch -M feature", "git tag --del v1"],
       pass: ["git branch -d feature", "git stash list", "git tag v2", "git stash"],
     },
   },

@@ -28,6 +28,8 @@ export interface Target {
   place?: Place;
   exists?: boolean;
   isDir?: boolean;
+  /** A regular file's size when it was resolved (lstat); unset for anything else. The trash reuses it. */
+  bytes?: number;
   /** Git-ignored and named like a regenerable artifact (node_modules, dist, __pycache__, ...). */
   regenerable?: boolean;
 }

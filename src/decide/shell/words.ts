@@ -139,7 +139,9 @@ function add(node: Node, env: WordEnv, b: Builder, inDouble: boolean): void {
         b.unquoted(node.text);
         return;
       }
+      // $(( … )) is unknown, but a $(…) inside it still runs.
       b.fail("expansion");
+      for (const sub of substitutionsIn(node)) b.substitutions.push(sub);
       return;
     default:
       // Anything else (extglob pieces, errors): guard cannot say what the shell makes of it.

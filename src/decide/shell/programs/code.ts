@@ -32,8 +32,29 @@ const RUNNERS: [RegExp, RunnerSpec][] = [
   [/^php[\d.]*$/, { language: "php", code: "r", valued: "cdfz" }],
 ];
 
+const AWKS = new Set(["awk", "gawk", "nawk", "mawk"]);
+
+/** awk's program is its first operand (after -F SEP, -v VAR=VAL); with -f it is in a file guard does not read. */
+function awkSource(program: string, args: Arg[]): CodeSource | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.unresolved) return { language: "awk", code: a, stdin: false, flag: program };
+    if (a.value === "--") return args[i + 1] ? { language: "awk", code: args[i + 1], stdin: false, flag: program } : undefined;
+    if (/^-[fF]$|^--file$|^-v$|^--assign$|^--field-separator$/.test(a.value)) {
+      if (a.value === "-f" || a.value === "--file") return undefined;
+      i++;
+      continue;
+    }
+    if (/^-f./.test(a.value)) return undefined;
+    if (a.value.startsWith("-") && a.value !== "-") continue;
+    return { language: "awk", code: a, stdin: false, flag: program };
+  }
+  return undefined;
+}
+
 /** The code an interpreter invocation runs, when it is code guard can read (not a script file). */
 export function codeSource(program: string, args: Arg[]): CodeSource | undefined {
+  if (AWKS.has(program)) return awkSource(program, args);
   if (program === "deno") {
     if (args[0]?.value !== "eval") return undefined;
     const code = args.slice(1).find((a) => a.unresolved || !a.value.startsWith("-"));

@@ -3,7 +3,7 @@ import type { Arg, Interpreter } from "./args.ts";
 
 const DESTRUCTIVE_EXEC = new Set(["rm", "rmdir", "unlink", "shred"]);
 /** -exec of these runs commands guard cannot see: treat the matches as undeterminable deletions. */
-const OPAQUE_EXEC = new Set(["sh", "bash", "zsh", "dash", "ksh", "xargs", "env", "sudo", "eval", "mv", "truncate", "dd", "tee", "cp"]);
+const OPAQUE_EXEC = new Set(["sh", "bash", "zsh", "dash", "ksh", "xargs", "env", "sudo", "eval", "mv", "truncate", "dd", "tee", "cp", "git", "busybox", "command", "nice", "timeout", "parallel"]);
 const READ_ONLY_EXEC = new Set(["grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "file", "stat", "echo", "printf", "sha256sum", "sha1sum", "md5sum", "du", "test", "[", "basename", "dirname", "realpath", "readlink"]);
 const TEST_WITH_VALUE = new Set([
   "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-regextype", "-type", "-xtype", "-size",
