@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Tree } from "web-tree-sitter";
+import { extractTree } from "../../code/extract/index.ts";
+import type { FileExtract } from "../../code/extract/types.ts";
+import type { LanguageId } from "../../code/grammars.ts";
+import { parse } from "../../code/parser.ts";
+import { spawnWorker, WorkerSession } from "../../code/worker/client.ts";
+import { workerEnabled } from "../../code/worker/extractor.ts";
+import { workerIdentity, workerSocketPath } from "../../code/worker/paths.ts";
+import { writeFileAtomic } from "../../state/atomic.ts";
+import { guardHome, stateDir } from "../../state/paths.ts";
+
+/** One version of a changed file as the slicer reads it: the extract, and the tree when this process parsed it. */
+export interface ParsedVersion {
+  extract: FileExtract;
+  tree?: Tree;
+  via: "cache" | "worker" | "in-process";
+}
+
+/** Where the slicer's extracts come from (cache, parse worker, this process), for one check. */
+export interface VersionParser {
+  parse(path: string, lang: LanguageId, text: string): Promise<ParsedVersion>;
+  /** Ends the worker session; starts a worker in the background when none answered (never waited for). */
+  close(): void;
+}
+
+/** How many extracts `.guard/slice-extracts/` keeps (the newest; a check needs two per changed file). */
+const KEEP = 64;
+/** How long a check waits for a worker's hello, and for one answer, before it parses in this process. */
+const HELLO_MS = 150;
+const STALL_MS = 1500;
+
+/**
+ * Extracts of the versions the last checks sliced, in `.guard/slice-extracts/<key>.json`, the key a hash
+ * of guard's build, the path and the text: the old version of an edited file is the same blob on every
+ * check until the next commit, and after a commit it is the text the previous check sliced as new, so
+ * the old side is never parsed twice. Another build never reads an entry (its extractor may differ).
+ */
+export function extractCacheDir(root: string): string {
+  return join(stateDir(root), "slice-extracts");
+}
+
+const keyOf = (path: string, text: string) => createHash("sha256").update(`${workerIdentity()}\0${path}\0`).update(text).digest("hex").slice(0, 32);
+
+function readCached(root: string, key: string, path: string): FileExtract | undefined {
+  try {
+    const x = JSON.parse(readFileSync(join(extractCacheDir(root), `${key}.json`), "utf8")) as FileExtract;
+    return x && x.path === path && Array.isArray(x.defs) && Array.isArray(x.tests) ? x : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCached(root: string, key: string, extract: FileExtract): void {
+  try {
+    const dir = extractCacheDir(root);
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(join(dir, `${key}.json`), JSON.stringify(extract));
+    const names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+    if (names.length <= KEEP) return;
+    const aged = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+    for (const { n } of aged.slice(0, names.length - KEEP)) rmSync(join(dir, n), { force: true });
+  } catch {
+    // A cache that cannot be written (full disk, read-only .guard) only costs a parse next time.
+  }
+}
+
+export function inProcessVersion(path: string, lang: LanguageId, text: string): Promise<ParsedVersion> {
+  return parse(lang, text).then((tree) => {
+    try {
+      return { extract: extractTree(path, lang, text, tree), tree, via: "in-process" as const };
+    } catch (e) {
+      tree.delete();
+      throw e;
+    }
+  });
+}
+
+/**
+ * The slicer's parser for one check in `root`: a cached extract when the same text of the same path was
+ * sliced before; else the parse worker of this build when one is running (its grammars compiled and its
+ * extractor warm: milliseconds, where a fresh process pays for compiling both); else this process.
+ * `worker: false` (and GUARD_PARSE_WORKER=0, and `bun test`) keeps everything in this process.
+ */
+export function openVersionParser(root: string, opts: { worker?: boolean } = {}): VersionParser {
+  const useWorker = (opts.worker ?? true) && workerEnabled();
+  let session: Promise<WorkerSession | undefined> | undefined;
+  let noWorker = false;
+  const workerSession = () =>
+    (session ??= WorkerSession.open(workerSocketPath(guardHome()), { helloMs: HELLO_MS, stallMs: STALL_MS }).then((s) => {
+      if (typeof s !== "string") return s;
+      noWorker = true;
+      return undefined;
+    }));
+  const langs = new Set<LanguageId>();
+  return {
+    async parse(path, lang, text) {
+      langs.add(lang);
+      const key = keyOf(path, text);
+      const hit = readCached(root, key, path);
+      if (hit) return { extract: hit, via: "cache" };
+      let got: ParsedVersion | undefined;
+      const s = useWorker ? await workerSession() : undefined;
+      if (s && !s.failed) got = await s.extract(path, lang, text).then((extract) => ({ extract, via: "worker" as const }), () => undefined);
+      got ??= await inProcessVersion(path, lang, text);
+      writeCached(root, key, got.extract);
+      return got;
+    },
+    close() {
+      void session?.then((s) => s?.close());
+      if (useWorker && noWorker) spawnWorker(guardHome(), [...langs]);
+    },
+  };
+}
