@@ -7,7 +7,7 @@
  * find-my-way, google/uuid, from their registries; test/session/projects.ts) and Mako 1.4.3 (a PyPI sdist of
  * about 8,600 lines of code and 10,900 of tests, 600 pytest tests: a project of the size of jinja).
  *
- *   bun scripts/build.ts --outfile bench/.work/guard && bun bench/follow-head.ts [--binary bench/.work/guard] [--runs 9] [--project NAME]
+ *   bun scripts/build.ts --outfile bench/.work/guard && bun bench/follow-head.ts [--binary bench/.work/guard] [--runs 9] [--project NAME] [--home DIR]
  *
  * Each run edits a different line of the same function (no edit is answered from the selection cache).
  * Every check runs with GUARD_TIMINGS=1, and the medians of its phases (src/state/timings.ts) are printed
@@ -23,6 +23,12 @@ const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const guard = resolve(opt("--binary") ?? join(import.meta.dir, ".work", "guard"));
 const RUNS = Number(opt("--runs") ?? 9) || 9;
 const only = opt("--project");
+// guard's engine and parse worker for the bench live in their own GUARD_HOME (kept between runs: the engine's
+// files are provisioned once), stopped at the end; a worker left behind exits after 10 idle minutes.
+const HOME = resolve(opt("--home") ?? join(import.meta.dir, ".work", "follow-head-home"));
+mkdirSync(HOME, { recursive: true });
+process.env.GUARD_HOME = HOME;
+process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ??= "600";
 
 const GIT_ENV = { GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.invalid", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.invalid" };
 function spawn(cmd: string[], cwd: string, env: Record<string, string> = {}) {
@@ -142,3 +148,4 @@ for (const [name, make] of TARGETS) {
     }),
   );
 }
+sh([guard, "engine", "stop"], tmpdir());

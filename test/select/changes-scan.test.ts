@@ -2,10 +2,10 @@
 // base versions of all changed files come from one `git cat-file --batch`; the slicer's extracts are kept
 // per text in .guard/slice-extracts/ so the old side of an edited file is parsed once.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { collectChanges } from "../../src/decide/select/changes.ts";
-import { fingerprintOf, scanTree } from "../../src/decide/select/fingerprint.ts";
+import { checkKey, fingerprintOf, scanAfterKey, scanTree } from "../../src/decide/select/fingerprint.ts";
 import { extractCacheDir, openVersionParser } from "../../src/decide/select/versions.ts";
 import { makeRepo, sh } from "../helpers/repo.ts";
 
@@ -62,23 +62,59 @@ describe("the change scan", () => {
     expect(c.files.map((f) => [f.path, f.status, f.newText])).toEqual([["a.py", "added", "v = 1\n"]]);
   });
 
-  test("the fingerprint follows the bytes of changed and untracked files, and HEAD", () => {
+  const KEYS: [string, (root: string) => string][] = [
+    ["the status key (a check against HEAD)", (root) => checkKey(root).fingerprint],
+    ["the scan key (against a base, or staged)", (root) => fingerprintOf(scanTree(root))],
+  ];
+  for (const [name, key] of KEYS)
+    test(`${name} follows the bytes of changed and untracked files, modes, deletions and HEAD`, () => {
+      const root = makeRepo({ "a.py": "v = 1\n", "dir with space/b.py": "w = 1\n" });
+      const clean = key(root);
+      expect(key(root)).toBe(clean);
+      writeFileSync(join(root, "a.py"), "v = 2\n");
+      const edited = key(root);
+      expect(edited).not.toBe(clean);
+      // Same size, same second.
+      writeFileSync(join(root, "a.py"), "v = 3\n");
+      expect(key(root)).not.toBe(edited);
+      writeFileSync(join(root, "a.py"), "v = 1\n");
+      expect(key(root)).toBe(clean);
+      writeFileSync(join(root, "dir with space/b.py"), "w = 2\n");
+      expect(key(root)).not.toBe(clean);
+      writeFileSync(join(root, "dir with space/b.py"), "w = 1\n");
+      chmodSync(join(root, "a.py"), 0o755);
+      expect(key(root)).not.toBe(clean);
+      chmodSync(join(root, "a.py"), 0o644);
+      unlinkSync(join(root, "a.py"));
+      expect(key(root)).not.toBe(clean);
+      sh(["git", "checkout", "-q", "--", "a.py"], root);
+      writeFileSync(join(root, "new.py"), "u = 1\n");
+      const untracked = key(root);
+      expect(untracked).not.toBe(clean);
+      writeFileSync(join(root, "new.py"), "u = 2\n");
+      expect(key(root)).not.toBe(untracked);
+      rmSync(join(root, "new.py"));
+      // guard's own state never counts.
+      mkdirSync(join(root, ".guard"), { recursive: true });
+      writeFileSync(join(root, ".guard", "select-epoch"), "1\n");
+      expect(key(root)).toBe(clean);
+      sh(["git", "commit", "-q", "--allow-empty", "-m", "empty"], root);
+      expect(key(root)).not.toBe(clean);
+    });
+
+  test("the status key names HEAD and the untracked files the scan would list", () => {
     const root = makeRepo({ "a.py": "v = 1\n" });
-    const clean = fingerprintOf(scanTree(root));
     writeFileSync(join(root, "a.py"), "v = 2\n");
-    const edited = fingerprintOf(scanTree(root));
-    expect(edited).not.toBe(clean);
-    writeFileSync(join(root, "a.py"), "v = 3\n");
-    expect(fingerprintOf(scanTree(root))).not.toBe(edited);
-    writeFileSync(join(root, "b.py"), "u = 1\n");
-    const untracked = fingerprintOf(scanTree(root));
-    writeFileSync(join(root, "b.py"), "u = 2\n");
-    expect(fingerprintOf(scanTree(root))).not.toBe(untracked);
-    rmSync(join(root, "b.py"));
-    writeFileSync(join(root, "a.py"), "v = 1\n");
-    expect(fingerprintOf(scanTree(root))).toBe(clean);
-    sh(["git", "commit", "-q", "--allow-empty", "-m", "empty"], root);
-    expect(fingerprintOf(scanTree(root))).not.toBe(clean);
+    mkdirSync(join(root, "sub dir"), { recursive: true });
+    writeFileSync(join(root, "sub dir", "n.py"), "n = 1\n");
+    const key = checkKey(root);
+    expect(key.baseSha).toBe(sh(["git", "rev-parse", "HEAD"], root).trim());
+    expect(key.untracked).toEqual(scanTree(root).untracked);
+    expect(collectChanges(root, { scan: scanAfterKey(root, {}, key) }).files.map((f) => [f.path, f.newText])).toEqual([
+      ["a.py", "v = 2\n"],
+      ["sub dir/n.py", "n = 1\n"],
+    ]);
+    expect(checkKey(makeRepo({ "a.py": "v = 1\n" }, false)).baseSha).toBe("");
   });
 });
 

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { python } from "../../fixtures/select/python.ts";
 import { readCache } from "../../src/decide/select/cache.ts";
+import { checkKey } from "../../src/decide/select/fingerprint.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { guard, sh } from "../helpers/repo.ts";
@@ -53,6 +54,8 @@ describe("the check cache", () => {
     const root = await preparedProject(python);
     write(root, "shop/users.py", 'return user.get("role") == "admin"', 'return user.get("role") == "owner"');
     expect(ids(decidedThenCached(root))).toContain("tests/test_users.py::test_is_admin");
+    // `guard run` looks the check's answer up under the same key (what a full run's misses are measured against).
+    expect(ids(readCache(root, checkKey(root).fingerprint)!.selection as Answer)).toContain("tests/test_users.py::test_is_admin");
     // Same size, same second: a stat-based shortcut would miss it; the fingerprint reads the bytes.
     sh(["git", "checkout", "-q", "--", "shop/users.py"], root);
     write(root, "shop/users.py", "return email.strip().lower()", "return email.strip().upper()");

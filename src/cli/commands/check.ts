@@ -19,19 +19,18 @@ export const check: CommandSpec = {
     const opts = changeOptions(options);
     const { mark, printTimings } = await import("../../state/timings.ts");
     mark("start");
-    const { scanTree, fingerprintOf, rootAndBase } = await import("../../decide/select/fingerprint.ts");
-    const found = rootAndBase(options.cwd ?? process.cwd(), opts.base);
+    const { checkKey, scanAfterKey } = await import("../../decide/select/fingerprint.ts");
     const { requireRepoRoot } = await import("../../repo/git.ts");
-    const root = found?.root ?? requireRepoRoot(options.cwd ?? process.cwd());
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
     const { readCache, writeCache } = await import("../../decide/select/cache.ts");
-    const scan = scanTree(root, { ...opts, baseSha: found?.head });
-    const fingerprint = fingerprintOf(scan);
+    const key = checkKey(root, opts);
+    const fingerprint = key.fingerprint;
     const cached = readCache(root, fingerprint);
     mark("fingerprint");
     let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
     if (!selection) {
       const { runCheck, periodicFullRunDueAt } = await import("../../decide/select/check.ts");
-      selection = await runCheck(root, { ...opts, scan });
+      selection = await runCheck(root, { ...opts, scan: scanAfterKey(root, opts, key) });
       selection.fingerprint = fingerprint;
       // A periodic full run that falls due later ends the answer then; one due now stays due until a run bumps the epoch.
       const dueAt = periodicFullRunDueAt(root);

@@ -41,7 +41,7 @@ const ZERO = /^0+$/;
 /** Submodules are other repositories: no function of this one changes with their pointer. */
 const DIFF = ["diff", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
 
-export function scanTree(root: string, opts: { base?: string; staged?: boolean; baseSha?: string } = {}): TreeScan {
+export function scanTree(root: string, opts: { base?: string; staged?: boolean; baseSha?: string; untracked?: string[]; bytes?: Map<string, Buffer> } = {}): TreeScan {
   const staged = opts.staged === true;
   const baseSha = opts.baseSha ?? gitRaw(["rev-parse", "--verify", "-q", `${opts.base ?? "HEAD"}^{commit}`], root).stdout.trim();
   const args = [...DIFF];
@@ -49,10 +49,12 @@ export function scanTree(root: string, opts: { base?: string; staged?: boolean; 
   args.push(baseSha || EMPTY_TREE, "--");
   const r = gitRaw(args, root);
   const raw = r.code === 0 ? r.stdout : "";
-  const untracked = staged ? [] : splitZ(gitRaw(["ls-files", "--others", "--exclude-standard", "-z"], root).stdout).filter((p) => p !== ".guard" && !p.startsWith(".guard/"));
+  const untracked = staged ? [] : (opts.untracked ?? ownStateLeftOut(splitZ(gitRaw(["ls-files", "--others", "--exclude-standard", "-z"], root).stdout)));
   const diffError = r.code === 0 ? undefined : (r.stderr.trim().split("\n")[0] ?? `exit ${r.code}`);
-  return { root, base: opts.base, staged, baseSha, records: parseRaw(raw), untracked, raw: diffError ? `error\0${diffError}` : raw, ...(diffError ? { diffError } : {}) };
+  return { root, base: opts.base, staged, baseSha, records: parseRaw(raw), untracked, raw: diffError ? `error\0${diffError}` : raw, ...(diffError ? { diffError } : {}), ...(opts.bytes ? { bytes: opts.bytes } : {}) };
 }
+
+const ownStateLeftOut = (paths: string[]) => paths.filter((p) => p !== ".guard" && p !== ".guard/" && !p.startsWith(".guard/"));
 
 /** git's empty tree: the base of a repository with no commits yet. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -82,11 +84,19 @@ export function fingerprintOf(scan: TreeScan): string {
   const h = createHash("sha256");
   h.update(`v2\0${scan.baseSha}\0${scan.base ?? ""}\0${scan.staged ? 1 : 0}\0`);
   h.update(scan.raw);
-  const bytes = (scan.bytes = new Map());
-  const content = (path: string) => {
+  const content = contentHasher(h, scan.root, (scan.bytes = new Map()));
+  for (const r of scan.records) if (r.letter !== "D" && ZERO.test(r.newSha)) content(r.path);
+  h.update("\0untracked");
+  for (const path of scan.untracked) content(path);
+  return h.digest("hex");
+}
+
+/** Adds a file's name and bytes (a symlink's target) to `h`, keeping the bytes of regular files in `bytes`. */
+function contentHasher(h: ReturnType<typeof createHash>, root: string, bytes: Map<string, Buffer>) {
+  return (path: string) => {
     h.update(`\0${path}\0`);
     try {
-      const full = join(scan.root, path);
+      const full = join(root, path);
       const st = lstatSync(full);
       if (st.isSymbolicLink()) h.update(`-> ${readlinkSync(full)}`);
       else if (!st.isFile()) h.update("\0other");
@@ -99,24 +109,64 @@ export function fingerprintOf(scan: TreeScan): string {
       h.update("\0unreadable");
     }
   };
-  for (const r of scan.records) if (r.letter !== "D" && ZERO.test(r.newSha)) content(r.path);
-  h.update("\0untracked");
-  for (const path of scan.untracked) content(path);
-  return h.digest("hex");
 }
 
-/** scanTree and fingerprintOf in one (callers that need only the key). */
-export function treeFingerprint(root: string, opts: { base?: string; staged?: boolean; head?: string } = {}): string {
-  return fingerprintOf(scanTree(root, { ...opts, baseSha: opts.head }));
+/** The cache key of a check, and what the scan that follows a miss can take from it instead of asking git again. */
+export interface CheckKey {
+  fingerprint: string;
+  /** The base commit ("" before the first commit). */
+  baseSha: string;
+  untracked?: string[];
+  bytes?: Map<string, Buffer>;
+  /** The whole scan, when the key needed it (a check against another base, or of the index). */
+  scan?: TreeScan;
 }
 
 /**
- * The repository root and the base commit in one git call (the idle path counts every process start).
- * Undefined outside a repository; head is "" before the first commit.
+ * The key of a check, in one git call for the usual case (the working tree against HEAD):
+ * `git status --porcelain=v2 --branch -z -uall` names HEAD, every path whose index or working tree differs
+ * from it (modes and blob shas of both sides) and every untracked file; the key adds the bytes of each of
+ * those paths. Against another base, or of the index, the key comes from the full scan instead.
  */
-export function rootAndBase(cwd: string, base = "HEAD"): { root: string; head: string } | undefined {
-  const r = gitRaw(["rev-parse", "--show-toplevel", "--verify", "-q", `${base}^{commit}`], cwd);
-  const [root, head] = r.stdout.split("\n");
-  if (!root) return undefined;
-  return { root, head: r.code === 0 ? (head ?? "") : "" };
+export function checkKey(root: string, opts: { base?: string; staged?: boolean; head?: string } = {}): CheckKey {
+  if (opts.base !== undefined || opts.staged) {
+    const scan = scanTree(root, { ...opts, baseSha: opts.head });
+    return { fingerprint: fingerprintOf(scan), baseSha: scan.baseSha, scan };
+  }
+  const r = gitRaw(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=all", "--no-renames"], root);
+  const h = createHash("sha256").update("v3-status\0");
+  if (r.code !== 0) {
+    // No key to trust: one that never repeats, so nothing is answered from the cache.
+    h.update(`${Date.now()}\0${Math.random()}\0${r.stderr}`);
+    return { fingerprint: h.digest("hex"), baseSha: opts.head ?? "" };
+  }
+  const bytes = new Map<string, Buffer>();
+  const content = contentHasher(h, root, bytes);
+  let baseSha = "";
+  const untracked: string[] = [];
+  for (const entry of r.stdout.split("\0")) {
+    // guard's own state (when .guard/ is not excluded yet) is never part of the change.
+    if (entry.startsWith("? ") && ownStateLeftOut([entry.slice(2)]).length === 0) continue;
+    h.update(`${entry}\0`);
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length);
+      baseSha = /^[0-9a-f]{40,64}$/.test(oid) ? oid : "";
+    } else if (entry.startsWith("? ")) untracked.push(entry.slice(2));
+    else if (entry.startsWith("1 ")) content(entry.split(" ").slice(8).join(" "));
+    else if (entry.startsWith("u ")) content(entry.split(" ").slice(10).join(" "));
+  }
+  const mine = ownStateLeftOut(untracked);
+  h.update("\0untracked");
+  for (const p of mine) content(p);
+  return { fingerprint: h.digest("hex"), baseSha, untracked: mine, bytes };
+}
+
+/** The scan after a cache miss, reusing what the key already asked. */
+export function scanAfterKey(root: string, opts: { base?: string; staged?: boolean }, key: CheckKey): TreeScan {
+  return key.scan ?? scanTree(root, { ...opts, baseSha: key.baseSha, untracked: key.untracked, bytes: key.bytes });
+}
+
+/** The cache key alone (callers that only look an answer up). */
+export function treeFingerprint(root: string, opts: { base?: string; staged?: boolean; head?: string } = {}): string {
+  return checkKey(root, opts).fingerprint;
 }

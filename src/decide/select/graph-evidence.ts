@@ -1,4 +1,5 @@
 import type { Graph } from "../../graph/client.ts";
+import { timeQuery } from "../../state/timings.ts";
 import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from "./evidence.ts";
 
 /**
@@ -6,7 +7,8 @@ import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from
  * is read-only and bounded by the client's query timeout; errors propagate and become faults.
  */
 export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): EvidenceView {
-  const q = (cypher: string, params?: Record<string, unknown>) => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined);
+  const q = (cypher: string, params?: Record<string, unknown>) =>
+    timeQuery(cypher.replace(/\s+(AS|RETURN|WHERE)\b.*$/s, "").slice(0, 60), () => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined));
   let testsCache: Promise<TestInfo[]> | undefined;
   const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -15,14 +17,15 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
   return {
     async facts(): Promise<GraphFacts> {
       const count = async (cypher: string) => Number((await q(cypher)).rows[0]?.c ?? 0);
-      const meta = (await q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head")).rows[0];
-      return {
-        files: await count("MATCH (f:File) RETURN count(f) AS c"),
-        functions: await count("MATCH (f:Function) RETURN count(f) AS c"),
-        tests: await count("MATCH (t:Test) RETURN count(t) AS c"),
-        coverageEdges: await count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
-        indexedHead: str(meta?.head),
-      };
+      // Sent together: the client pipelines them over one connection.
+      const [meta, files, functions, tests, coverageEdges] = await Promise.all([
+        q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head").then((r) => r.rows[0]),
+        count("MATCH (f:File) RETURN count(f) AS c"),
+        count("MATCH (f:Function) RETURN count(f) AS c"),
+        count("MATCH (t:Test) RETURN count(t) AS c"),
+        count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
+      ]);
+      return { files, functions, tests, coverageEdges, indexedHead: str(meta?.head) };
     },
     async fileShas(paths) {
       const out = new Map<string, string>();

@@ -11,6 +11,7 @@ import { workerEnabled } from "../../code/worker/extractor.ts";
 import { workerIdentity, workerSocketPath } from "../../code/worker/paths.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
 import { guardHome, stateDir } from "../../state/paths.ts";
+import { note } from "../../state/timings.ts";
 
 /** One version of a changed file as the slicer reads it: the extract, and the tree when this process parsed it. */
 export interface ParsedVersion {
@@ -95,16 +96,22 @@ export function openVersionParser(root: string, opts: { worker?: boolean } = {})
       return undefined;
     }));
   const langs = new Set<LanguageId>();
+  const via: string[] = [];
   return {
     async parse(path, lang, text) {
       langs.add(lang);
       const key = keyOf(path, text);
       const hit = readCached(root, key, path);
-      if (hit) return { extract: hit, via: "cache" };
+      note("sliceParsers", via);
+      if (hit) {
+        via.push("cache");
+        return { extract: hit, via: "cache" };
+      }
       let got: ParsedVersion | undefined;
       const s = useWorker ? await workerSession() : undefined;
       if (s && !s.failed) got = await s.extract(path, lang, text).then((extract) => ({ extract, via: "worker" as const }), () => undefined);
       got ??= await inProcessVersion(path, lang, text);
+      via.push(got.via);
       writeCached(root, key, got.extract);
       return got;
     },
