@@ -6,7 +6,8 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } 
 import { join } from "node:path";
 import { collectChanges } from "../../src/decide/select/changes.ts";
 import { checkKey, fingerprintOf, scanAfterKey, scanTree } from "../../src/decide/select/fingerprint.ts";
-import { extractCacheDir, openVersionParser } from "../../src/decide/select/versions.ts";
+import { extractCacheDir } from "../../src/code/extract-cache.ts";
+import { openVersionParser } from "../../src/decide/select/versions.ts";
 import { makeRepo, sh } from "../helpers/repo.ts";
 
 const byPath = (files: { path: string }[]) => Object.fromEntries(files.map((f) => [f.path, f]));

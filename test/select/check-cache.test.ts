@@ -10,6 +10,8 @@ import { readCache } from "../../src/decide/select/cache.ts";
 import { checkKey } from "../../src/decide/select/fingerprint.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { openGraph } from "../../src/graph/open.ts";
+import { indexRepository } from "../../src/graph/indexer.ts";
+import { extractKey, readCachedExtract } from "../../src/code/extract-cache.ts";
 import { guard, sh } from "../helpers/repo.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { preparedProject } from "./fixture.ts";
@@ -143,4 +145,25 @@ describe("the check cache", () => {
     expect(readCache(root, first.fingerprint, Date.now() + 30 * 60_000)).toBeDefined();
     expect(readCache(root, first.fingerprint, Date.now() + 61 * 60_000)).toBeUndefined();
   }, 300_000);
+
+  test("the index update after a commit takes the committed file's extract from the check, and the graph is the same", async () => {
+    const root = await preparedProject(python);
+    write(root, "shop/money.py", "+ 0.5", "+ 0.4");
+    expect(check(root).cached).toBe(false);
+    const text = readFileSync(join(root, "shop/money.py"), "utf8");
+    expect(readCachedExtract(root, extractKey("shop/money.py", text), "shop/money.py")).toBeDefined();
+    sh(["git", "commit", "-qam", "round"], root);
+    const graph = await openGraph(root);
+    try {
+      const update = await indexRepository(root, graph);
+      expect(update.parsed).toBe(1);
+      expect(update.keptExtracts).toBe(1);
+      // A full re-parse finds nothing to change: the kept extract is what parsing gives.
+      const full = await indexRepository(root, graph, { full: true });
+      expect(full.keptExtracts).toBe(0);
+      expect(full.changes).toEqual({ nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 });
+    } finally {
+      await graph.close();
+    }
+  }, 240_000);
 });

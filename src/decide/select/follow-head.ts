@@ -15,6 +15,6 @@ export async function followHead(root: string, graph: Graph, head: string | unde
   if (!state || (!opts.force && state.head === head)) return false;
   const { indexRepository } = await import("../../graph/indexer.ts");
   const r = await indexRepository(root, graph);
-  note("followHead", { phases: r.phases, parsed: r.parsed, parser: r.parser });
+  note("followHead", { phases: r.phases, parsed: r.parsed, kept: r.keptExtracts, parser: r.parser });
   return true;
 }

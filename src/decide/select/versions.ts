@@ -1,16 +1,13 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { Tree } from "web-tree-sitter";
 import { extractTree } from "../../code/extract/index.ts";
+import { extractKey, readCachedExtract, writeCachedExtract } from "../../code/extract-cache.ts";
 import type { FileExtract } from "../../code/extract/types.ts";
 import type { LanguageId } from "../../code/grammars.ts";
 import { parse } from "../../code/parser.ts";
 import { spawnWorker, WorkerSession } from "../../code/worker/client.ts";
 import { workerEnabled } from "../../code/worker/extractor.ts";
-import { workerIdentity, workerSocketPath } from "../../code/worker/paths.ts";
-import { writeFileAtomic } from "../../state/atomic.ts";
-import { guardHome, stateDir } from "../../state/paths.ts";
+import { workerSocketPath } from "../../code/worker/paths.ts";
+import { guardHome } from "../../state/paths.ts";
 import { note } from "../../state/timings.ts";
 
 /** One version of a changed file as the slicer reads it: the extract, and the tree when this process parsed it. */
@@ -27,46 +24,9 @@ export interface VersionParser {
   close(): void;
 }
 
-/** How many extracts `.guard/slice-extracts/` keeps (the newest; a check needs two per changed file). */
-const KEEP = 64;
 /** How long a check waits for a worker's hello, and for one answer, before it parses in this process. */
 const HELLO_MS = 150;
 const STALL_MS = 1500;
-
-/**
- * Extracts of the versions the last checks sliced, in `.guard/slice-extracts/<key>.json`, the key a hash
- * of guard's build, the path and the text: the old version of an edited file is the same blob on every
- * check until the next commit, and after a commit it is the text the previous check sliced as new, so
- * the old side is never parsed twice. Another build never reads an entry (its extractor may differ).
- */
-export function extractCacheDir(root: string): string {
-  return join(stateDir(root), "slice-extracts");
-}
-
-const keyOf = (path: string, text: string) => createHash("sha256").update(`${workerIdentity()}\0${path}\0`).update(text).digest("hex").slice(0, 32);
-
-function readCached(root: string, key: string, path: string): FileExtract | undefined {
-  try {
-    const x = JSON.parse(readFileSync(join(extractCacheDir(root), `${key}.json`), "utf8")) as FileExtract;
-    return x && x.path === path && Array.isArray(x.defs) && Array.isArray(x.tests) ? x : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeCached(root: string, key: string, extract: FileExtract): void {
-  try {
-    const dir = extractCacheDir(root);
-    mkdirSync(dir, { recursive: true });
-    writeFileAtomic(join(dir, `${key}.json`), JSON.stringify(extract));
-    const names = readdirSync(dir).filter((n) => n.endsWith(".json"));
-    if (names.length <= KEEP) return;
-    const aged = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
-    for (const { n } of aged.slice(0, names.length - KEEP)) rmSync(join(dir, n), { force: true });
-  } catch {
-    // A cache that cannot be written (full disk, read-only .guard) only costs a parse next time.
-  }
-}
 
 export function inProcessVersion(path: string, lang: LanguageId, text: string): Promise<ParsedVersion> {
   return parse(lang, text).then((tree) => {
@@ -100,8 +60,8 @@ export function openVersionParser(root: string, opts: { worker?: boolean } = {})
   return {
     async parse(path, lang, text) {
       langs.add(lang);
-      const key = keyOf(path, text);
-      const hit = readCached(root, key, path);
+      const key = extractKey(path, text);
+      const hit = readCachedExtract(root, key, path);
       note("sliceParsers", via);
       if (hit) {
         via.push("cache");
@@ -112,7 +72,7 @@ export function openVersionParser(root: string, opts: { worker?: boolean } = {})
       if (s && !s.failed) got = await s.extract(path, lang, text).then((extract) => ({ extract, via: "worker" as const }), () => undefined);
       got ??= await inProcessVersion(path, lang, text);
       via.push(got.via);
-      writeCached(root, key, got.extract);
+      writeCachedExtract(root, key, got.extract);
       return got;
     },
     close() {
