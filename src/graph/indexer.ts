@@ -93,10 +93,12 @@ const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|go\.mod|package\.json)$/;
  * only the difference to what the graph held. Running it twice in a row writes nothing the second time.
  */
 export async function indexRepository(root: string, graph: Graph, opts: IndexOptions = {}): Promise<IndexReport> {
-  const report = await withIndexLock(root, () => run(root, graph, opts));
-  // The graph changed under any cached selection: the idle-turn cache must not answer from before.
-  bumpEpoch(root);
-  return report;
+  try {
+    return await withIndexLock(root, () => run(root, graph, opts));
+  } finally {
+    // The graph changed under any cached selection (also when the update failed halfway): the check cache must not answer from before.
+    bumpEpoch(root);
+  }
 }
 
 async function run(root: string, graph: Graph, opts: IndexOptions): Promise<IndexReport> {

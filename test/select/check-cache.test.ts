@@ -82,6 +82,13 @@ describe("the check cache", () => {
     sh(["git", "reset", "-q"], root);
     const back = check(root);
     expect(back.fingerprint).toBe(before.fingerprint);
+    // A check that first brings the graph forward to a new HEAD is answered from the cache next time.
+    sh(["git", "commit", "-qam", "round again"], root);
+    write(root, "shop/money.py", "+ 0.4", "+ 0.3");
+    const afterCommit = check(root);
+    expect(afterCommit.cached).toBe(false);
+    expect(ids(afterCommit)).toContain("tests/test_money.py::test_round_cents");
+    expect(check(root).cached).toBe(true);
   }, 240_000);
 
   test("the staged view and the working tree have answers of their own", async () => {

@@ -29,12 +29,14 @@ export const check: CommandSpec = {
     mark("fingerprint");
     let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
     if (!selection) {
-      const { runCheck, periodicFullRunDueAt } = await import("../../decide/select/check.ts");
-      selection = await runCheck(root, { ...opts, scan: scanAfterKey(root, opts, key) });
+      const { checkWithTests, periodicFullRunDueAt } = await import("../../decide/select/check.ts");
+      const decided = await checkWithTests(root, { ...opts, scan: scanAfterKey(root, opts, key) });
+      selection = decided.selection;
+      const epoch = decided.epoch;
       selection.fingerprint = fingerprint;
       // A periodic full run that falls due later ends the answer then; one due now stays due until a run bumps the epoch.
       const dueAt = periodicFullRunDueAt(root);
-      if (!selection.fault) writeCache(root, fingerprint, selection, { expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
+      if (!selection.fault) writeCache(root, fingerprint, selection, { epoch, expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
       const { appendEvent } = await import("../../state/events.ts");
       appendEvent(root, {
         type: "select.check",

@@ -59,9 +59,13 @@ export function readCache(root: string, fingerprint: string, now = Date.now()): 
   }
 }
 
-export function writeCache(root: string, fingerprint: string, selection: unknown, opts: { expiresAt?: number } = {}): void {
+/**
+ * Save an answer. `epoch` is the one read before the decision started: a graph write that bumps it while
+ * the check runs leaves the answer under the old epoch, so it is never read back.
+ */
+export function writeCache(root: string, fingerprint: string, selection: unknown, opts: { expiresAt?: number; epoch?: string } = {}): void {
   ensureStateDir(root);
   const p = cachePath(root);
-  const record: CachedSelection = { fingerprint, epoch: currentEpoch(root), context: cacheContext(root), savedAt: new Date().toISOString(), ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}), selection };
+  const record: CachedSelection = { fingerprint, epoch: opts.epoch ?? currentEpoch(root), context: cacheContext(root), savedAt: new Date().toISOString(), ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}), selection };
   writeFileAtomic(p, JSON.stringify(record));
 }

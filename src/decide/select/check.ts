@@ -2,6 +2,7 @@ import { isGuardError } from "../../cli/errors.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
+import { currentEpoch } from "../../state/select-epoch.ts";
 import { mark } from "../../state/timings.ts";
 import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
 import type { TreeScan } from "./fingerprint.ts";
@@ -85,8 +86,10 @@ export async function runCheck(root: string, opts: CheckOptions = {}): Promise<S
 }
 
 /** The decision plus every test the graph knows (runners map their results back onto these). */
-export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[] }> {
+export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[]; epoch: string }> {
   mark("load");
+  // The evidence epoch the answer is decided on: read before any query, and again after this check's own index update.
+  let epoch = currentEpoch(root);
   const settings = selectSettings(root);
   const changes = collectChanges(root, opts);
   mark("changes");
@@ -111,6 +114,7 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
       repair = async (force) => {
         if (!(await followHead(root, graph, head, { force }))) return false;
+        epoch = currentEpoch(root);
         view = graphEvidence(graph, { timeoutMs });
         return true;
       };
@@ -155,12 +159,12 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       }
     }
     mark("decide");
-    return { selection, known: await view!.tests() };
+    return { selection, known: await view!.tests(), epoch };
   } catch (e) {
     const { code, message } = faultCode(e);
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
-    return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests };
+    return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests, epoch };
   } finally {
     parser.close();
     await close?.().catch(() => {});
