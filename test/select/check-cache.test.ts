@@ -173,4 +173,26 @@ describe("the check cache", () => {
       await graph.close();
     }
   }, 240_000);
+
+  test("the kept test list follows the graph: a test recorded after the last check is selected by the next one", async () => {
+    const root = await preparedProject(python);
+    write(root, "shop/money.py", "+ 0.5", "+ 0.4");
+    expect(check(root).cached).toBe(false);
+    const listPath = join(root, ".guard", "select-tests.json");
+    expect(JSON.parse(readFileSync(listPath, "utf8")).tests.map((t: { id: string }) => t.id)).not.toContain("tests/test_extra.py::test_extra");
+    sh(["git", "checkout", "-q", "--", "shop/money.py"], root);
+    writeFileSync(join(root, "tests", "test_extra.py"), "from shop.money import round_cents\n\n\ndef test_extra():\n    assert round_cents(2.0) == 2.0\n");
+    sh(["git", "add", "-A"], root);
+    sh(["git", "commit", "-qm", "another test"], root);
+    expect(guard(["evidence"], root).code).toBe(0);
+    write(root, "shop/money.py", "+ 0.5", "+ 0.4");
+    const next = check(root);
+    expect(next.cached).toBe(false);
+    expect(ids(next)).toContain("tests/test_extra.py::test_extra");
+    // A damaged list is asked for again.
+    writeFileSync(listPath, "{ damaged");
+    write(root, "shop/money.py", "+ 0.4", "+ 0.3");
+    expect(ids(check(root))).toContain("tests/test_extra.py::test_extra");
+    expect(JSON.parse(readFileSync(listPath, "utf8")).tests.length).toBeGreaterThan(0);
+  }, 300_000);
 });

@@ -115,12 +115,12 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       repair = async (force) => {
         if (!(await followHead(root, graph, head, { force }))) return false;
         epoch = currentEpoch(root);
-        view = graphEvidence(graph, { timeoutMs });
+        view = graphEvidence(graph, { timeoutMs, root });
         return true;
       };
       await repair(false);
       mark("follow-head");
-      view ??= graphEvidence(graph, { timeoutMs });
+      view ??= graphEvidence(graph, { timeoutMs, root });
     }
     const behind = new Map<string, number | undefined>();
     const ctx: DecideContext = {
@@ -196,7 +196,7 @@ export async function runRelated(root: string, paths: string[], opts: Pick<Check
     const graph = await openSelectionGraph(root, { queryTimeoutMs: timeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
     close = () => graph.close();
     await followHead(root, graph, resolveBase(root).sha);
-    view = graphEvidence(graph, { timeoutMs });
+    view = graphEvidence(graph, { timeoutMs, root });
     return await relatedTests(view, paths, settings.thresholds);
   } catch (e) {
     if (isGuardError(e) && e.code === "E_USAGE") throw e;

@@ -1,12 +1,14 @@
 import type { Graph } from "../../graph/client.ts";
+import { currentEpoch } from "../../state/select-epoch.ts";
 import { timeQuery } from "../../state/timings.ts";
+import { readTestList, writeTestList } from "./test-list.ts";
 import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from "./evidence.ts";
 
 /**
  * The evidence view over FalkorDB (labels and edges as documented in src/graph/schema.ts). Every query
  * is read-only and bounded by the client's query timeout; errors propagate and become faults.
  */
-export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): EvidenceView {
+export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: string } = {}): EvidenceView {
   const q = (cypher: string, params?: Record<string, unknown>) =>
     timeQuery(cypher.replace(/\s+(AS|RETURN|WHERE)\b.*$/s, "").slice(0, 60), () => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined));
   let testsCache: Promise<TestInfo[]> | undefined;
@@ -67,8 +69,13 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
       return rows.map((r) => String(r.path));
     },
     tests() {
+      if (testsCache) return testsCache;
+      // The list changes only with the graph, and every graph write bumps the epoch: kept per epoch in .guard/.
+      const epoch = opts.root ? currentEpoch(opts.root) : undefined;
+      const kept = opts.root && epoch ? readTestList(opts.root, graph.name, epoch) : undefined;
+      if (kept) return (testsCache = Promise.resolve(kept));
       // A Test the runner never reported (collected = false, src/graph/evidence/write.ts) is not a test.
-      testsCache ??= q(
+      testsCache = q(
         "MATCH (t:Test) WHERE t.collected IS NULL OR t.collected <> false RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.no_evidence AS noEvidence, t.duration_ms AS ms, t.start AS start, t.end AS end",
       ).then((r) =>
         r.rows.map((row) => ({
@@ -85,6 +92,10 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
           end: num(row.end),
         })),
       );
+      if (opts.root && epoch) {
+        const root = opts.root;
+        void testsCache.then((tests) => writeTestList(root, graph.name, epoch, tests), () => {});
+      }
       return testsCache;
     },
     async uncollectedFiles() {
