@@ -7,7 +7,10 @@ import { join } from "node:path";
 import { collectChanges } from "../../src/decide/select/changes.ts";
 import { checkKey, fingerprintOf, scanAfterKey, scanTree } from "../../src/decide/select/fingerprint.ts";
 import { extractCacheDir } from "../../src/code/extract-cache.ts";
-import { openVersionParser } from "../../src/decide/select/versions.ts";
+import { inProcessVersion, openVersionParser } from "../../src/decide/select/versions.ts";
+import { helloFrom, stopWorker } from "../../src/code/worker/client.ts";
+import { workerSocketPath } from "../../src/code/worker/paths.ts";
+import { guardHome } from "../../src/state/paths.ts";
 import { makeRepo, sh } from "../helpers/repo.ts";
 
 const byPath = (files: { path: string }[]) => Object.fromEntries(files.map((f) => [f.path, f]));
@@ -147,4 +150,43 @@ describe("the slicer's extracts", () => {
     expect(readdirSync(extractCacheDir(root)).filter((n) => n.endsWith(".json")).length).toBe(64);
     expect((await parser.parse("a.py", "python", "v = 69\n")).via).toBe("cache");
   });
+
+  test("a running parse worker of this build answers; without one the check parses itself and starts one for the next", async () => {
+    const prev = process.env.GUARD_PARSE_WORKER;
+    process.env.GUARD_PARSE_WORKER = "1";
+    try {
+      await stopWorker(guardHome());
+      const root = makeRepo({ "a.py": "x = 1\n" });
+      const alone = openVersionParser(root);
+      const first = await alone.parse("a.py", "python", "def f():\n    return 1\n");
+      expect(first.via).toBe("in-process");
+      first.tree?.delete();
+      // Closing the check's parser starts a worker in the background for the next check.
+      alone.close();
+      await workerUp();
+      const served = openVersionParser(root);
+      const text = "class A:\n    def m(self):\n        return 2\n";
+      const viaWorker = await served.parse("a.py", "python", text);
+      expect(viaWorker.via).toBe("worker");
+      expect(viaWorker.tree).toBeUndefined();
+      const local = await inProcessVersion("a.py", "python", text);
+      local.tree?.delete();
+      expect(viaWorker.extract).toEqual(local.extract);
+      served.close();
+    } finally {
+      if (prev === undefined) delete process.env.GUARD_PARSE_WORKER;
+      else process.env.GUARD_PARSE_WORKER = prev;
+      await stopWorker(guardHome());
+    }
+  }, 120_000);
 });
+
+async function workerUp(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await helloFrom(workerSocketPath(guardHome()), 1000)) return;
+    await Bun.sleep(50);
+  }
+  throw new Error("the check did not start a parse worker");
+}
+
