@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { INDEXED_LANGUAGES } from "../code/extract/index.ts";
+import { extractKey, readCachedExtract } from "../code/extract-cache.ts";
 import { openExtractor } from "../code/worker/extractor.ts";
 import type { FileExtract } from "../code/extract/types.ts";
 import { languageForPath, type LanguageId } from "../code/parser.ts";
@@ -58,7 +59,12 @@ export interface IndexReport {
   phases: Record<string, number>;
   /** Files with uncommitted edits, indexed as HEAD has them (the base every change is compared against). */
   atHead: number;
+  /** Files parsed again whose extract came from what a `guard check` kept (.guard/slice-extracts/), not a parser. */
+  keptExtracts?: number;
 }
+
+/** An update parsing at most this many files looks for extracts a check kept (.guard/slice-extracts/) first. */
+const SLICED_LOOKUP_MAX = 32;
 
 /** Racy-git: a file modified within this window of the last index is re-hashed even if its stat matches. */
 const RACY_MS = 2000;
@@ -87,10 +93,12 @@ const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|go\.mod|package\.json)$/;
  * only the difference to what the graph held. Running it twice in a row writes nothing the second time.
  */
 export async function indexRepository(root: string, graph: Graph, opts: IndexOptions = {}): Promise<IndexReport> {
-  const report = await withIndexLock(root, () => run(root, graph, opts));
-  // The graph changed under any cached selection: the idle-turn cache must not answer from before.
-  bumpEpoch(root);
-  return report;
+  try {
+    return await withIndexLock(root, () => run(root, graph, opts));
+  } finally {
+    // The graph changed under any cached selection (also when the update failed halfway): the check cache must not answer from before.
+    bumpEpoch(root);
+  }
 }
 
 async function run(root: string, graph: Graph, opts: IndexOptions): Promise<IndexReport> {
@@ -207,10 +215,18 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
   // A parse worker answers pipelined requests in order; in-process extraction runs one file at a time.
   const extractor = parseSet.size > 0 ? await openExtractor(guardHome(), languagesOf(listing.files)) : undefined;
   const started = new Map<string, Promise<FileExtract>>();
+  // After a commit, the committed text is usually the one the last `guard check` sliced: its extract is kept.
+  const sliced = !opts.full && parseSet.size <= SLICED_LOOKUP_MAX;
+  let kept = 0;
   const startExtract = (p: string, bytes: Uint8Array): Promise<FileExtract> => {
     const lang = languageForPath(p) as LanguageId;
     const { text, valid } = decodeSource(bytes);
     if (!valid) warnings.push({ path: p, reason: "not valid UTF-8: decoded with replacement characters" });
+    const hit = sliced && valid ? readCachedExtract(root, extractKey(p, text), p) : undefined;
+    if (hit) {
+      kept++;
+      return Promise.resolve(hit);
+    }
     return extractor!.extract(p, lang, text).catch((e) => emptyExtract(p, lang, text, `could not extract: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`));
   };
   if (extractor?.via === "worker") for (const p of paths) if (parseSet.has(p)) started.set(p, startExtract(p, parseSet.get(p)!));
@@ -297,7 +313,7 @@ async function run(root: string, graph: Graph, opts: IndexOptions): Promise<Inde
     edgesUpdated: diff.updateEdges.length,
     edgesDeleted: diff.deleteEdges.length,
   };
-  return { ...report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none"), atHead: atHead.size };
+  return { ...report(root, graph.name, !inSync, head, files.size, reparsed.length, removed, summary, skipped, warnings, changes, t0, parseMs / 1000, phases, extractor?.via ?? "none"), atHead: atHead.size, keptExtracts: kept };
 }
 
 const ZERO_CHANGES = { nodesCreated: 0, nodesUpdated: 0, nodesDeleted: 0, edgesCreated: 0, edgesUpdated: 0, edgesDeleted: 0 };

@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GuardError } from "../cli/errors.ts";
 import { EXIT } from "../cli/exit-codes.ts";
+import { countGit } from "../state/timings.ts";
 
 export interface GitResult {
   code: number;
@@ -41,6 +42,7 @@ export function gitRaw(args: string[], cwd: string, input?: string | Uint8Array)
 }
 
 function spawnGit(args: string[], cwd: string, input?: string | Uint8Array) {
+  countGit();
   return Bun.spawnSync(["git", ...PINNED, ...args], {
     cwd,
     env: { ...process.env, ...GIT_ENV },

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { GuardError } from "../cli/errors.ts";
 import { EXIT } from "../cli/exit-codes.ts";
+import { configFiles } from "./config-files.ts";
 
 const fraction = (what = "number between 0 and 1") =>
   v.pipe(v.number(`expected ${what}`), v.minValue(0, `expected ${what}`), v.maxValue(1, `expected ${what}`));
@@ -136,13 +136,7 @@ export const DEFAULTS = {
   },
 };
 
-/** Where config can live, later ones overriding earlier ones. */
-export function configFiles(root: string): { label: string; path: string }[] {
-  return [
-    { label: "guard.json", path: join(root, "guard.json") },
-    { label: ".guard/config.json", path: join(root, ".guard", "config.json") },
-  ];
-}
+export { configFiles };
 
 /** Validate one parsed config value; the error names the file and the dotted key. */
 export function validateConfig(label: string, value: unknown): Config {

@@ -5,7 +5,7 @@ import type { TestInfo } from "../../decide/select/evidence.ts";
 import { addMissRepair, changedFunctionIds, missedTests, recordRun } from "../../decide/select/learn.ts";
 import { FAULTS, OVERRIDES } from "../../decide/select/overrides.ts";
 import type { Selection } from "../../decide/select/selection.ts";
-import { treeFingerprint } from "../../decide/select/fingerprint.ts";
+import { checkKey, scanAfterKey } from "../../decide/select/fingerprint.ts";
 import { headSha } from "../../repo/git.ts";
 import { appendEvent } from "../../state/events.ts";
 import type { RunSummary } from "../../report/test-run.ts";
@@ -38,9 +38,10 @@ export interface RunSelectionResult {
 
 /** `guard run`: decide, run through the project's runners, learn from what failed. */
 export async function runSelection(root: string, opts: RunSelectionOptions = {}): Promise<RunSelectionResult> {
-  const fingerprint = treeFingerprint(root, opts);
-  const cachedBefore = readCache(root, fingerprint)?.selection as Selection | undefined;
-  const { selection, known } = await checkWithTests(root, opts);
+  // The same key `guard check` saves its answer under: the answer a check gave for this tree, if any.
+  const key = checkKey(root, opts);
+  const cachedBefore = readCache(root, key.fingerprint)?.selection as Selection | undefined;
+  const { selection, known } = await checkWithTests(root, { ...opts, scan: opts.scan ?? scanAfterKey(root, opts, key) });
   const run = await runTests(root, selection.tests, selection.runAll, known, { stream: opts.stream, timeoutMs: opts.timeoutMs, runnerArgs: opts.runnerArgs });
 
   let full: RunResult | undefined;

@@ -17,19 +17,26 @@ export const check: CommandSpec = {
     if (args.length > 0) return related(args, options);
     // The idle-turn path: an unchanged tree answers from the cache with nothing heavy loaded.
     const opts = changeOptions(options);
-    const { treeFingerprint, rootAndBase } = await import("../../decide/select/fingerprint.ts");
-    const found = rootAndBase(options.cwd ?? process.cwd(), opts.base);
+    const { mark, printTimings } = await import("../../state/timings.ts");
+    mark("start");
+    const { checkKey, scanAfterKey } = await import("../../decide/select/fingerprint.ts");
     const { requireRepoRoot } = await import("../../repo/git.ts");
-    const root = found?.root ?? requireRepoRoot(options.cwd ?? process.cwd());
+    const root = requireRepoRoot(options.cwd ?? process.cwd());
     const { readCache, writeCache } = await import("../../decide/select/cache.ts");
-    const fingerprint = treeFingerprint(root, { ...opts, head: found?.head });
+    const key = checkKey(root, opts);
+    const fingerprint = key.fingerprint;
     const cached = readCache(root, fingerprint);
+    mark("fingerprint");
     let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
     if (!selection) {
-      const { runCheck } = await import("../../decide/select/check.ts");
-      selection = await runCheck(root, opts);
+      const { checkWithTests, periodicFullRunDueAt } = await import("../../decide/select/check.ts");
+      const decided = await checkWithTests(root, { ...opts, scan: scanAfterKey(root, opts, key) });
+      selection = decided.selection;
+      const epoch = decided.epoch;
       selection.fingerprint = fingerprint;
-      if (!selection.fault) writeCache(root, fingerprint, selection);
+      // A periodic full run that falls due later ends the answer then; one due now stays due until a run bumps the epoch.
+      const dueAt = periodicFullRunDueAt(root);
+      if (!selection.fault) writeCache(root, fingerprint, selection, { epoch, expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
       const { appendEvent } = await import("../../state/events.ts");
       appendEvent(root, {
         type: "select.check",
@@ -43,7 +50,9 @@ export const check: CommandSpec = {
         elapsedMs: selection.elapsedMs,
       });
     }
+    mark("record");
     await print(selection, options, cached !== undefined);
+    printTimings();
     return EXIT.OK;
   },
 };

@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import pkg from "../../../package.json" with { type: "json" };
+import { configFiles } from "../../state/config-files.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import { bumpEpoch, currentEpoch } from "../../state/select-epoch.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";
@@ -8,32 +11,61 @@ export { bumpEpoch, currentEpoch };
 
 /**
  * The last selection, keyed by working-tree fingerprint, in `.guard/select-cache.json`. An unchanged
- * tree answers from here without parsing or querying anything. Anything that changes the evidence
- * (a run, feedback, a new index, new evidence) bumps the epoch (src/state/select-epoch.ts), which is part of the key.
+ * tree answers from here without parsing or querying anything. The key also holds:
+ * - the evidence epoch: anything that changes the evidence (a run, feedback, a new index, new evidence,
+ *   a background refresh) bumps it (src/state/select-epoch.ts);
+ * - the bytes of every config file (guard.json, .guard/config.json: thresholds, knownFailing, periodic
+ *   runs) and guard's version, which the fingerprint does not see when they are untracked or outside git.
+ * An answer also expires when a periodic full run (select.fullRunHours) falls due.
  */
 export interface CachedSelection {
   fingerprint: string;
   epoch: string;
+  /** sha256 of the config files and guard's version when the answer was saved. */
+  context?: string;
   savedAt: string;
+  /** Epoch ms after which the answer no longer stands (a periodic full run falls due). */
+  expiresAt?: number;
   /** The selection as printed by --json (the envelope's data). */
   selection: unknown;
 }
 
 const cachePath = (root: string) => join(root, ".guard", "select-cache.json");
 
-export function readCache(root: string, fingerprint: string): CachedSelection | undefined {
+/** What else an answer depends on besides the tree and the evidence: config and guard's own version. */
+export function cacheContext(root: string): string {
+  const h = createHash("sha256").update(`${pkg.version}\0`);
+  for (const { label, path } of configFiles(root)) {
+    h.update(`${label}\0`);
+    try {
+      h.update(readFileSync(path));
+    } catch {
+      h.update("\0absent");
+    }
+  }
+  return h.digest("hex");
+}
+
+export function readCache(root: string, fingerprint: string, now = Date.now()): CachedSelection | undefined {
   const p = cachePath(root);
   if (!existsSync(p)) return undefined;
   try {
     const c = JSON.parse(readFileSync(p, "utf8")) as CachedSelection;
-    return c.fingerprint === fingerprint && c.epoch === currentEpoch(root) ? c : undefined;
+    if (c.fingerprint !== fingerprint || c.epoch !== currentEpoch(root) || c.context !== cacheContext(root)) return undefined;
+    if (c.expiresAt !== undefined && now >= c.expiresAt) return undefined;
+    return c;
   } catch {
     return undefined;
   }
 }
 
-export function writeCache(root: string, fingerprint: string, selection: unknown): void {
+/**
+ * Save an answer. `epoch` is the one read before the decision started: a graph write that bumps it while
+ * the check runs leaves the answer under the old epoch, so it is never read back.
+ */
+export function writeCache(root: string, fingerprint: string, selection: unknown, opts: { expiresAt?: number; epoch?: string } = {}): void {
   ensureStateDir(root);
   const p = cachePath(root);
-  writeFileAtomic(p, JSON.stringify({ fingerprint, epoch: currentEpoch(root), savedAt: new Date().toISOString(), selection } satisfies CachedSelection));
+  const record: CachedSelection = { fingerprint, epoch: opts.epoch ?? currentEpoch(root), context: cacheContext(root), savedAt: new Date().toISOString(), ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}), selection };
+  writeFileAtomic(p, JSON.stringify(record));
 }

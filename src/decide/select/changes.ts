@@ -2,12 +2,13 @@ import { existsSync, readFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { GuardError } from "../../cli/errors.ts";
 import { EXIT } from "../../cli/exit-codes.ts";
-import { gitRaw, splitZ } from "../../repo/git.ts";
+import { gitRaw } from "../../repo/git.ts";
 import { ownChangeTest } from "../../state/own-files.ts";
+import { countGit } from "../../state/timings.ts";
+import { EMPTY_TREE, scanTree, type TreeScan } from "./fingerprint.ts";
 import type { ChangedFile } from "./types.ts";
 
-/** git's empty tree: the base of a repository with no commits yet. */
-export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+export { EMPTY_TREE };
 
 export interface ChangeOptions {
   /** Compare against this revision (default HEAD). */
@@ -24,51 +25,62 @@ export function resolveBase(root: string, base = "HEAD"): { rev: string; sha?: s
   const r = gitRaw(["rev-parse", "--verify", "-q", `${base}^{commit}`], root);
   if (r.code === 0) return { rev: base, sha: r.stdout.trim() };
   if (base === "HEAD") return { rev: EMPTY_TREE };
-  throw new GuardError(`unknown revision: ${base}`, "git cannot resolve it to a commit", "pass a branch, tag or sha to --base", EXIT.USAGE, "E_BAD_REV");
+  throw badRevision(base);
 }
 
-/** The changed files between the base and the working tree (or the index with `staged`). */
-export function collectChanges(root: string, opts: ChangeOptions = {}): { base: string; baseSha?: string; files: ChangedFile[] } {
-  const { rev, sha } = resolveBase(root, opts.base);
-  const baseRef = sha ?? rev;
-  // Submodules are other repositories: no function of this one changes with their pointer.
-  const args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
-  if (opts.staged) args.push("--cached");
-  args.push(baseRef, "--");
-  const r = gitRaw(args, root);
-  if (r.code !== 0) throw new GuardError("git diff failed", r.stderr.trim().split("\n")[0], undefined, EXIT.ERROR, "E_GIT");
-  const files: ChangedFile[] = [];
-  const parts = splitZ(r.stdout);
-  for (let i = 0; i < parts.length; ) {
-    const status = parts[i++]!;
-    const letter = status[0];
-    if (letter === "R" || letter === "C") {
-      const oldPath = parts[i++]!;
-      const path = parts[i++]!;
-      files.push(makeFile(root, baseRef, opts, letter === "R" ? "renamed" : "added", path, oldPath, false));
-    } else {
-      const path = parts[i++]!;
-      const kind = letter === "A" ? "added" : letter === "D" ? "deleted" : "modified";
-      files.push(makeFile(root, baseRef, opts, kind, path, undefined, false));
+const badRevision = (base: string) => new GuardError(`unknown revision: ${base}`, "git cannot resolve it to a commit", "pass a branch, tag or sha to --base", EXIT.USAGE, "E_BAD_REV");
+
+export interface Changes {
+  base: string;
+  baseSha?: string;
+  files: ChangedFile[];
+  /** Blob sha of each changed path at the base (from the diff: no git call per path). */
+  baseBlobs: Map<string, string>;
+}
+
+/**
+ * The changed files between the base and the working tree (or the index with `staged`), from a scan
+ * (fingerprint.ts) the caller may already hold: the base versions come from one `git cat-file --batch`.
+ */
+export function collectChanges(root: string, opts: ChangeOptions & { scan?: TreeScan } = {}): Changes {
+  const scan = opts.scan ?? scanTree(root, opts);
+  if (!scan.baseSha && opts.base !== undefined && opts.base !== "HEAD") throw badRevision(opts.base);
+  if (scan.diffError !== undefined) throw new GuardError("git diff failed", scan.diffError, undefined, EXIT.ERROR, "E_GIT");
+  const rev = scan.baseSha ? (opts.base ?? "HEAD") : opts.base === undefined || opts.base === "HEAD" ? EMPTY_TREE : opts.base;
+  const baseRef = scan.baseSha || EMPTY_TREE;
+  const baseBlobs = new Map<string, string>();
+  const wanted: string[] = [];
+  for (const r of scan.records) {
+    const oldPath = r.oldPath ?? r.path;
+    if (r.letter !== "A") {
+      if (!ZERO.test(r.oldSha)) baseBlobs.set(oldPath, r.oldSha);
+      wanted.push(`${baseRef}:${oldPath}`);
     }
+    if (opts.staged && r.letter !== "D") wanted.push(`:${r.path}`);
   }
-  if (!opts.staged) {
-    const u = gitRaw(["ls-files", "--others", "--exclude-standard", "-z"], root);
-    for (const path of splitZ(u.stdout)) {
-      if (path === ".guard" || path.startsWith(".guard/") || path.endsWith("/")) continue; // "dir/": a nested repository
-      files.push(makeFile(root, baseRef, opts, "added", path, undefined, true));
-    }
+  const blobs = readObjects(root, wanted);
+  const files: ChangedFile[] = [];
+  for (const r of scan.records) {
+    const status: ChangedFile["status"] = r.letter === "A" || r.letter === "C" ? "added" : r.letter === "D" ? "deleted" : r.letter === "R" ? "renamed" : "modified";
+    const oldPath = r.letter === "R" || r.letter === "C" ? r.oldPath : undefined;
+    const oldBlob = r.letter === "A" ? undefined : blobs.get(`${baseRef}:${r.oldPath ?? r.path}`);
+    const newBlob = status === "deleted" ? undefined : opts.staged ? blobs.get(`:${r.path}`) : (scan.bytes?.get(r.path) ?? readWorktree(root, r.path));
+    files.push(makeFile(status, r.path, oldPath, false, oldBlob, newBlob));
+  }
+  for (const path of scan.untracked) {
+    if (path.endsWith("/")) continue; // "dir/": a nested repository
+    files.push(makeFile("added", path, undefined, true, undefined, scan.bytes?.get(path) ?? readWorktree(root, path)));
   }
   // What guard itself wrote (hook configs, its line in a hook script) never changes a decision.
   const own = ownChangeTest(root);
   const theirs = files.filter((f) => f.binary || !own(f.path, f.oldText, f.newText));
   theirs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { base: rev, baseSha: sha, files: theirs };
+  return { base: rev, baseSha: scan.baseSha || undefined, files: theirs, baseBlobs };
 }
 
-function makeFile(root: string, base: string, opts: ChangeOptions, status: ChangedFile["status"], path: string, oldPath: string | undefined, untracked: boolean): ChangedFile {
-  const oldBlob = status === "added" && !oldPath ? undefined : readRevision(root, base, oldPath ?? path);
-  const newBlob = status === "deleted" ? undefined : opts.staged ? readRevision(root, "", path) : readWorktree(root, path);
+const ZERO = /^0+$/;
+
+function makeFile(status: ChangedFile["status"], path: string, oldPath: string | undefined, untracked: boolean, oldBlob: Buffer | undefined, newBlob: Buffer | undefined): ChangedFile {
   const binary = isBinary(oldBlob) || isBinary(newBlob);
   return {
     path,
@@ -81,9 +93,39 @@ function makeFile(root: string, base: string, opts: ChangeOptions, status: Chang
   };
 }
 
-/** `rev:path`, or the index (`:path`) when rev is "". */
-function readRevision(root: string, rev: string, path: string): Buffer | undefined {
-  const p = Bun.spawnSync(["git", "-c", "core.quotepath=off", "show", `${rev}:${path}`], { cwd: root, stdout: "pipe", stderr: "ignore", env: { ...process.env, LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" } });
+/**
+ * Objects by name (`rev:path`, `:path` for the index) in one `git cat-file --batch`; a name git does not
+ * know is absent from the map. A name with a newline cannot go through the batch: `git show` reads it.
+ */
+function readObjects(root: string, names: string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const batch = names.filter((n) => !n.includes("\n"));
+  for (const n of names) if (n.includes("\n")) {
+    const b = showObject(root, n);
+    if (b) out.set(n, b);
+  }
+  if (batch.length === 0) return out;
+  countGit();
+  const p = Bun.spawnSync(["git", "-c", "core.quotepath=off", "cat-file", "--batch"], { cwd: root, stdin: new TextEncoder().encode(`${batch.join("\n")}\n`), stdout: "pipe", stderr: "ignore", env: { ...process.env, LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" } });
+  const buf = Buffer.from(p.stdout);
+  let at = 0;
+  for (const name of batch) {
+    const nl = buf.indexOf(10, at);
+    if (nl === -1) break;
+    const header = buf.toString("utf8", at, nl);
+    at = nl + 1;
+    const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!m) continue; // "<name> missing" / "ambiguous"
+    const size = Number(m[2]);
+    if (m[1] === "blob") out.set(name, buf.subarray(at, at + size));
+    at += size + 1;
+  }
+  return out;
+}
+
+function showObject(root: string, name: string): Buffer | undefined {
+  countGit();
+  const p = Bun.spawnSync(["git", "-c", "core.quotepath=off", "show", name], { cwd: root, stdout: "pipe", stderr: "ignore", env: { ...process.env, LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" } });
   return p.exitCode === 0 ? Buffer.from(p.stdout) : undefined;
 }
 

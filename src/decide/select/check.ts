@@ -2,13 +2,17 @@ import { isGuardError } from "../../cli/errors.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
+import { currentEpoch } from "../../state/select-epoch.ts";
+import { mark } from "../../state/timings.ts";
 import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
+import type { TreeScan } from "./fingerprint.ts";
 import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
 import type { EvidenceView, TestInfo } from "./evidence.ts";
 import { FAULTS } from "./overrides.ts";
 import type { Selection } from "./selection.ts";
 import { sliceChanges } from "./slice.ts";
 import type { ChangeSlice } from "./types.ts";
+import { openVersionParser } from "./versions.ts";
 
 export interface CheckOptions extends ChangeOptions {
   /** Evidence to use instead of the repository's graph (the bench passes one it keeps open). */
@@ -19,6 +23,8 @@ export interface CheckOptions extends ChangeOptions {
   connectTimeoutMs?: number;
   /** Ignore select.fullRunEvery / fullRunHours (guard check reports it; guard run acts on it). */
   ignorePeriodic?: boolean;
+  /** What git said about the change, when the caller already asked (the fingerprint's scan): not asked again. */
+  scan?: TreeScan;
 }
 
 export function selectSettings(root: string) {
@@ -32,23 +38,33 @@ export function selectSettings(root: string) {
   };
 }
 
+/** The select.run events since the last full run, and when that full run was (undefined: none recorded). */
+function sinceLastFullRun(root: string): { sinceFull: number; lastFull?: number } {
+  const runs = readEvents(root, (e) => e.type === "select.run");
+  let sinceFull = 0;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    if (runs[i]!.runAll) return { sinceFull, lastFull: Date.parse(runs[i]!.ts) };
+    sinceFull++;
+  }
+  return { sinceFull };
+}
+
 /** Why a periodic full run is due, from the audit log's select.run events; undefined when it is not. */
 export function periodicFullRunDue(root: string, every: number, hours: number, now = Date.now()): string | undefined {
   if (every <= 0 && hours <= 0) return undefined;
-  const runs = readEvents(root, (e) => e.type === "select.run");
-  let sinceFull = 0;
-  let lastFull: number | undefined;
-  for (let i = runs.length - 1; i >= 0; i--) {
-    if (runs[i]!.runAll) {
-      lastFull = Date.parse(runs[i]!.ts);
-      break;
-    }
-    sinceFull++;
-  }
+  const { sinceFull, lastFull } = sinceLastFullRun(root);
   if (every > 0 && sinceFull >= every) return `${sinceFull} selected run(s) since the last full run (select.fullRunEvery = ${every})`;
   if (hours > 0 && (lastFull === undefined || now - lastFull >= hours * 3600_000))
     return lastFull === undefined ? `no full run recorded yet (select.fullRunHours = ${hours})` : `last full run over ${hours} hour(s) ago (select.fullRunHours = ${hours})`;
   return undefined;
+}
+
+/** When select.fullRunHours makes the next periodic full run due (epoch ms); undefined when it is off. */
+export function periodicFullRunDueAt(root: string): number | undefined {
+  const { fullRunHours } = selectSettings(root);
+  if (fullRunHours <= 0) return undefined;
+  const { lastFull } = sinceLastFullRun(root);
+  return (lastFull ?? 0) + fullRunHours * 3600_000;
 }
 
 function faultCode(e: unknown): { code: string; message: string } {
@@ -70,17 +86,23 @@ export async function runCheck(root: string, opts: CheckOptions = {}): Promise<S
 }
 
 /** The decision plus every test the graph knows (runners map their results back onto these). */
-export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[] }> {
+export async function checkWithTests(root: string, opts: CheckOptions = {}): Promise<{ selection: Selection; known: TestInfo[]; epoch: string }> {
+  mark("load");
+  // The evidence epoch the answer is decided on: read before any query, and again after this check's own index update.
+  let epoch = currentEpoch(root);
   const settings = selectSettings(root);
   const changes = collectChanges(root, opts);
+  mark("changes");
   let slice: ChangeSlice | undefined;
   let view = opts.view;
   let close: (() => Promise<void>) | undefined;
+  const parser = openVersionParser(root);
   try {
-    slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree");
+    slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree", parser);
+    mark("slice");
     const baseSha = changes.baseSha;
     // Only a check against HEAD itself can bring the graph forward (it holds HEAD's version of every file).
-    const head = baseSha && (opts.base === undefined || gitRaw(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root).stdout.trim() === baseSha) ? baseSha : undefined;
+    const head = baseSha && (opts.base === undefined || opts.base === "HEAD" || gitRaw(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root).stdout.trim() === baseSha) ? baseSha : undefined;
     let repair: ((force: boolean) => Promise<boolean>) | undefined;
     if (!view) {
       const { openSelectionGraph } = await import("./open-graph.ts");
@@ -88,14 +110,17 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       const { followHead } = await import("./follow-head.ts");
       const graph = await openSelectionGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
       close = () => graph.close();
+      mark("graph-open");
       const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
       repair = async (force) => {
         if (!(await followHead(root, graph, head, { force }))) return false;
-        view = graphEvidence(graph, { timeoutMs });
+        epoch = currentEpoch(root);
+        view = graphEvidence(graph, { timeoutMs, root });
         return true;
       };
       await repair(false);
-      view ??= graphEvidence(graph, { timeoutMs });
+      mark("follow-head");
+      view ??= graphEvidence(graph, { timeoutMs, root });
     }
     const behind = new Map<string, number | undefined>();
     const ctx: DecideContext = {
@@ -105,14 +130,13 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       commitsBehind(sha) {
         if (!baseSha) return undefined;
         if (sha === baseSha) return 0;
-        if (!behind.has(sha)) {
-          const anc = gitRaw(["merge-base", "--is-ancestor", sha, baseSha], root);
-          behind.set(sha, anc.code === 0 ? Number(gitRaw(["rev-list", "--count", `${sha}..${baseSha}`], root).stdout.trim()) : undefined);
-        }
+        if (!behind.has(sha)) behind.set(sha, commitsBetween(root, sha, baseSha));
         return behind.get(sha);
       },
       baseBlobSha(path) {
         if (!baseSha) return undefined;
+        const known = changes.baseBlobs.get(path);
+        if (known) return known;
         const r = gitRaw(["rev-parse", "--verify", "-q", `${baseSha}:${path}`], root);
         return r.code === 0 ? r.stdout.trim() : undefined;
       },
@@ -134,15 +158,28 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
         throw again;
       }
     }
-    return { selection, known: await view!.tests() };
+    mark("decide");
+    return { selection, known: await view!.tests(), epoch };
   } catch (e) {
     const { code, message } = faultCode(e);
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
-    return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests };
+    return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests, epoch };
   } finally {
+    parser.close();
     await close?.().catch(() => {});
   }
+}
+
+/**
+ * How many commits `base` is ahead of `sha` when `sha` is one of its ancestors, in one git call (undefined:
+ * not an ancestor, or git does not know the sha).
+ */
+export function commitsBetween(root: string, sha: string, base: string): number | undefined {
+  const r = gitRaw(["rev-list", "--left-right", "--count", `${sha}...${base}`], root);
+  if (r.code !== 0) return undefined;
+  const [onlySha, onlyBase] = r.stdout.trim().split(/\s+/).map(Number);
+  return onlySha === 0 && Number.isFinite(onlyBase) ? onlyBase : undefined;
 }
 
 /** `guard check <paths…>`: the tests that cover these files (repository-relative), the full suite on a fault. */
@@ -159,7 +196,7 @@ export async function runRelated(root: string, paths: string[], opts: Pick<Check
     const graph = await openSelectionGraph(root, { queryTimeoutMs: timeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
     close = () => graph.close();
     await followHead(root, graph, resolveBase(root).sha);
-    view = graphEvidence(graph, { timeoutMs });
+    view = graphEvidence(graph, { timeoutMs, root });
     return await relatedTests(view, paths, settings.thresholds);
   } catch (e) {
     if (isGuardError(e) && e.code === "E_USAGE") throw e;

@@ -61,11 +61,27 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     if (!overrides.some((o) => o.code === rule.code && o.file === extra.file && o.function === extra.function)) overrides.push({ code: rule.code, effect: rule.effect, message, ...extra });
   };
 
-  const facts = await view.facts();
+  // Every query whose arguments the slice alone gives is sent at once (the client pipelines them), then
+  // read in the order the checks below need them; a fault still comes from the first check that fails.
+  const sourceFiles = slice.files.filter((f) => (f.class === "source" || f.class === "test") && f.file.oldText !== undefined);
+  const oldPaths = sourceFiles.map((f) => f.file.oldPath ?? f.file.path);
+  const changedFnIds: string[] = [];
+  for (const f of slice.files) for (const fn of f.functions) if (fn.change !== "added") changedFnIds.push(fn.id);
+  const early = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => {});
+    return p;
+  };
+  const factsSent = early(view.facts());
+  const testsSent = early(view.tests());
+  const shasSent = early(view.fileShas(oldPaths));
+  const fnInfoSent = early(view.functions(changedFnIds));
+  const coverageSent = early(view.coverage(changedFnIds));
+  const failuresSent = early(view.lastFailures());
+  const facts = await factsSent;
   if (facts.tests === 0) throw new SelectionFault(FAULTS.emptyGraph, "the graph has no tests; run `guard index` (or `guard init`)");
   if (facts.coverageEdges === 0) throw new SelectionFault(FAULTS.noEvidence, "no coverage evidence recorded yet; run `guard evidence`");
 
-  const allTests = await view.tests();
+  const allTests = await testsSent;
   const byId = new Map(allTests.map((t) => [t.id, t]));
   const byQualname = new Map(allTests.map((t) => [`${t.file}::${t.qualname}`, t]));
   const testsInFile = (file: string) => allTests.filter((t) => t.file === file);
@@ -96,9 +112,7 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const importTimeChanged: { id: string; file: string; qualname: string }[] = [];
 
   // Stale graph: the graph must have indexed the base version of every changed source file.
-  const sourceFiles = slice.files.filter((f) => (f.class === "source" || f.class === "test") && f.file.oldText !== undefined);
-  const oldPaths = sourceFiles.map((f) => f.file.oldPath ?? f.file.path);
-  const graphShas = await view.fileShas(oldPaths);
+  const graphShas = await shasSent;
   for (const p of oldPaths) {
     const want = ctx.baseBlobSha(p);
     const have = graphShas.get(p);
@@ -112,10 +126,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     if (!classWidening.some((c) => c.file === file && c.className === className)) classWidening.push({ file, className });
   };
 
-  const changedFnIds: string[] = [];
-  for (const f of slice.files) for (const fn of f.functions) if (fn.change !== "added") changedFnIds.push(fn.id);
-  const fnInfo = await view.functions(changedFnIds);
-  const coverage = await view.coverage(changedFnIds);
+  const fnInfo = await fnInfoSent;
+  const coverage = await coverageSent;
 
   for (const f of slice.files) {
     const path = f.file.path;
@@ -341,7 +353,7 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     for (const t of blind) choose(t, { code: OVERRIDES.testWithoutEvidence.code, file: t.file });
   }
   // Always: tests that failed last time.
-  for (const id of await view.lastFailures()) if (byId.has(id)) chooseId(id, { code: OVERRIDES.failedLastRun.code });
+  for (const id of await failuresSent) if (byId.has(id)) chooseId(id, { code: OVERRIDES.failedLastRun.code });
 
   // What a selection would have run had the periodic full run not been due (misses are measured against it).
   const onlyPeriodic = runAllOverride?.code === OVERRIDES.periodicFull.code && overrides.filter((o) => o.effect === "run-all").length === 1 && levelFor(score, ctx.thresholds) !== "run-all";

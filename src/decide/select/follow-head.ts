@@ -1,5 +1,6 @@
 import type { Graph } from "../../graph/client.ts";
 import { readIndexState } from "../../graph/index-state.ts";
+import { note } from "../../state/timings.ts";
 
 /**
  * The graph holds the base (HEAD) the working tree is sliced against. When HEAD moved since the last
@@ -13,6 +14,7 @@ export async function followHead(root: string, graph: Graph, head: string | unde
   const state = readIndexState(root);
   if (!state || (!opts.force && state.head === head)) return false;
   const { indexRepository } = await import("../../graph/indexer.ts");
-  await indexRepository(root, graph);
+  const r = await indexRepository(root, graph);
+  note("followHead", { phases: r.phases, parsed: r.parsed, kept: r.keptExtracts, parser: r.parser });
   return true;
 }

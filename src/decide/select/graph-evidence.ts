@@ -1,12 +1,16 @@
 import type { Graph } from "../../graph/client.ts";
+import { currentEpoch } from "../../state/select-epoch.ts";
+import { timeQuery } from "../../state/timings.ts";
+import { readTestList, writeTestList } from "./test-list.ts";
 import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from "./evidence.ts";
 
 /**
  * The evidence view over FalkorDB (labels and edges as documented in src/graph/schema.ts). Every query
  * is read-only and bounded by the client's query timeout; errors propagate and become faults.
  */
-export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): EvidenceView {
-  const q = (cypher: string, params?: Record<string, unknown>) => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined);
+export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: string } = {}): EvidenceView {
+  const q = (cypher: string, params?: Record<string, unknown>) =>
+    timeQuery(cypher.replace(/\s+(AS|RETURN|WHERE)\b.*$/s, "").slice(0, 60), () => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined));
   let testsCache: Promise<TestInfo[]> | undefined;
   const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -15,14 +19,15 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
   return {
     async facts(): Promise<GraphFacts> {
       const count = async (cypher: string) => Number((await q(cypher)).rows[0]?.c ?? 0);
-      const meta = (await q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head")).rows[0];
-      return {
-        files: await count("MATCH (f:File) RETURN count(f) AS c"),
-        functions: await count("MATCH (f:Function) RETURN count(f) AS c"),
-        tests: await count("MATCH (t:Test) RETURN count(t) AS c"),
-        coverageEdges: await count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
-        indexedHead: str(meta?.head),
-      };
+      // Sent together: the client pipelines them over one connection.
+      const [meta, files, functions, tests, coverageEdges] = await Promise.all([
+        q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head").then((r) => r.rows[0]),
+        count("MATCH (f:File) RETURN count(f) AS c"),
+        count("MATCH (f:Function) RETURN count(f) AS c"),
+        count("MATCH (t:Test) RETURN count(t) AS c"),
+        count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
+      ]);
+      return { files, functions, tests, coverageEdges, indexedHead: str(meta?.head) };
     },
     async fileShas(paths) {
       const out = new Map<string, string>();
@@ -64,8 +69,13 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
       return rows.map((r) => String(r.path));
     },
     tests() {
+      if (testsCache) return testsCache;
+      // The list changes only with the graph, and every graph write bumps the epoch: kept per epoch in .guard/.
+      const epoch = opts.root ? currentEpoch(opts.root) : undefined;
+      const kept = opts.root && epoch ? readTestList(opts.root, graph.name, epoch) : undefined;
+      if (kept) return (testsCache = Promise.resolve(kept));
       // A Test the runner never reported (collected = false, src/graph/evidence/write.ts) is not a test.
-      testsCache ??= q(
+      testsCache = q(
         "MATCH (t:Test) WHERE t.collected IS NULL OR t.collected <> false RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.no_evidence AS noEvidence, t.duration_ms AS ms, t.start AS start, t.end AS end",
       ).then((r) =>
         r.rows.map((row) => ({
@@ -82,6 +92,10 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number } = {}): 
           end: num(row.end),
         })),
       );
+      if (opts.root && epoch) {
+        const root = opts.root;
+        void testsCache.then((tests) => writeTestList(root, graph.name, epoch, tests), () => {});
+      }
       return testsCache;
     },
     async uncollectedFiles() {

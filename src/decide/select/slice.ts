@@ -1,29 +1,40 @@
 import type { Tree } from "web-tree-sitter";
 import type { LanguageId } from "../../code/grammars.ts";
-import { extractTree } from "../../code/extract/index.ts";
 import { functionAt, functionText, keyedFunctions, type KeyedFunction } from "../../code/extract/keyed.ts";
-import { syntaxProblems } from "../../code/outline.ts";
 import { isPythonTestFile } from "../../code/extract/python.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { classifyPath } from "./file-classes.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
 import type { ChangedFile, ChangedFunction, ChangedTest, ChangeSlice, FileSlice, ModuleChange } from "./types.ts";
+import { inProcessVersion, type VersionParser } from "./versions.ts";
 
-/** A parsed version of a file: its functions under the graph's ids (src/code/extract/keyed.ts). */
+/** A version of a file: its functions under the graph's ids (src/code/extract/keyed.ts). */
 interface Version {
-  tree: Tree;
   lines: string[];
   functions: KeyedFunction[];
   /** Python and Go files the runner collects tests from (the extractor's tests), per-test languages only. */
   hasTests: boolean;
   problems: number;
+  /** The syntax tree, parsed in this process on first use (only module-level lines need it). */
+  tree(): Promise<Tree>;
+  dispose(): void;
 }
 
-async function parseVersion(path: string, language: LanguageId, text: string): Promise<Version> {
-  const tree = await parse(language, text);
-  const x = extractTree(path, language, text, tree);
-  return { tree, lines: text.split("\n"), functions: keyedFunctions(x), hasTests: x.tests.length > 0, problems: syntaxProblems(tree).length };
+/** The default parser: everything in this process, nothing cached (tests and callers without a repository). */
+const IN_PROCESS: VersionParser = { parse: inProcessVersion, close() {} };
+
+async function parseVersion(parser: VersionParser, path: string, language: LanguageId, text: string): Promise<Version> {
+  const got = await parser.parse(path, language, text);
+  let tree: Promise<Tree> | undefined = got.tree ? Promise.resolve(got.tree) : undefined;
+  return {
+    lines: text.split("\n"),
+    functions: keyedFunctions(got.extract),
+    hasTests: got.extract.tests.length > 0,
+    problems: got.extract.problems.length,
+    tree: () => (tree ??= parse(language, text)),
+    dispose: () => void tree?.then((t) => t.delete(), () => {}),
+  };
 }
 
 /**
@@ -35,7 +46,7 @@ export function isTestFunction(language: LanguageId, f: KeyedFunction): boolean 
 }
 
 /** Slice one changed file: which functions and module-level statements changed. */
-export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
+export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PROCESS): Promise<FileSlice> {
   const language = languageForPath(file.path);
   const { class: cls } = classifyPath(file.path, language !== undefined);
   const out: FileSlice = { file, class: cls, language, functions: [], moduleChanges: [], tests: [] };
@@ -44,8 +55,8 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
   let oldV: Version | undefined;
   let newV: Version | undefined;
   try {
-    if (file.oldText !== undefined) oldV = await parseVersion(file.oldPath ?? file.path, language, file.oldText);
-    if (file.newText !== undefined) newV = await parseVersion(file.path, language, file.newText);
+    if (file.oldText !== undefined) oldV = await parseVersion(parser, file.oldPath ?? file.path, language, file.oldText);
+    if (file.newText !== undefined) newV = await parseVersion(parser, file.path, language, file.newText);
   } catch (e) {
     out.parseProblem = e instanceof Error ? e.message : String(e);
     return out;
@@ -97,7 +108,7 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
     const seen = new Set<string>();
     for (const m of moduleLines) {
       if (isInertLine(language, m.text)) continue;
-      const tree = m.side === "old" ? oldV!.tree : newV!.tree;
+      const tree = await (m.side === "old" ? oldV! : newV!).tree();
       const st = describeStatement(language, tree, m.line, m.text, m.side === "old" ? oldPath : file.path, m.side);
       if (!st) continue;
       const k = `${st.kind}|${st.className ?? ""}|${st.names.join(",")}|${st.names.length === 0 ? `${m.side}${m.line}` : ""}`;
@@ -106,8 +117,8 @@ export async function sliceFile(file: ChangedFile): Promise<FileSlice> {
       out.moduleChanges.push(st);
     }
   } finally {
-    oldV?.tree.delete();
-    newV?.tree.delete();
+    oldV?.dispose();
+    newV?.dispose();
   }
   return out;
 }
@@ -131,9 +142,9 @@ function bodyOf(text: string | undefined, fn: ChangedFunction): string {
   return (text ?? "").split("\n").slice(fn.startLine - 1, fn.endLine).map((l) => l.trim()).join("\n");
 }
 
-export async function sliceChanges(changes: { base: string; baseSha?: string; files: ChangedFile[] }, mode: ChangeSlice["mode"]): Promise<ChangeSlice> {
+export async function sliceChanges(changes: { base: string; baseSha?: string; files: ChangedFile[] }, mode: ChangeSlice["mode"], parser: VersionParser = IN_PROCESS): Promise<ChangeSlice> {
   const files: FileSlice[] = [];
-  for (const f of changes.files) files.push(await sliceFile(f));
+  for (const f of changes.files) files.push(await sliceFile(f, parser));
   detectMoves(files);
   return { base: changes.base, baseSha: changes.baseSha, mode, files };
 }

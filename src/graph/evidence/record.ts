@@ -95,8 +95,13 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       return { ok: true, sha, ecosystems, changedOnly: !!opts.changed, tests, withoutEvidence: [], checks: [], notes: [...ev.notes, "no test ran"], durationMs };
     }
     const declared = declaredTests(functions);
-    const write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
-    bumpEpoch(root);
+    let write: Awaited<ReturnType<typeof writeEvidence>>;
+    try {
+      write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
+    } finally {
+      // Also after a write that failed halfway: no cached selection may answer from before it.
+      bumpEpoch(root);
+    }
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
