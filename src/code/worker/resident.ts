@@ -48,7 +48,7 @@ function afterFailure(home: string, warm: readonly LanguageId[]): undefined {
 }
 
 /** Start a worker in the background unless one was started moments ago (then it is still starting). */
-function startWorker(home: string, warm: readonly LanguageId[]): void {
+export function startWorker(home: string, warm: readonly LanguageId[]): void {
   const stamp = join(workerDir(home), `started-${workerIdentity().slice(0, 12)}`);
   try {
     const at = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;

@@ -4,7 +4,8 @@ import { extractKey, readCachedExtract, writeCachedExtract } from "../../code/ex
 import type { FileExtract } from "../../code/extract/types.ts";
 import type { LanguageId } from "../../code/grammars.ts";
 import { parse } from "../../code/parser.ts";
-import { spawnWorker, WorkerSession } from "../../code/worker/client.ts";
+import { WorkerSession } from "../../code/worker/client.ts";
+import { startWorker } from "../../code/worker/resident.ts";
 import { workerEnabled } from "../../code/worker/extractor.ts";
 import { workerSocketPath } from "../../code/worker/paths.ts";
 import { guardHome } from "../../state/paths.ts";
@@ -77,7 +78,7 @@ export function openVersionParser(root: string, opts: { worker?: boolean } = {})
     },
     close() {
       void session?.then((s) => s?.close());
-      if (useWorker && noWorker) spawnWorker(guardHome(), [...langs]);
+      if (useWorker && noWorker) startWorker(guardHome(), [...langs]);
     },
   };
 }
