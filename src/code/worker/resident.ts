@@ -73,3 +73,21 @@ export async function askWorker(home: string, kind: string, body: Record<string,
   if (!s) return undefined;
   return s.ask(kind, body).catch(() => afterFailure(home, warm));
 }
+
+/**
+ * One request on a connection of its own, waiting up to `stallMs` for the answer (for work that takes longer
+ * than a parse: a served check). Undefined when no worker of this build answers, or on any failure; this
+ * never starts a worker (the caller's in-process work does, where it parses).
+ */
+export async function askWorkerOnce(home: string, kind: string, body: Record<string, unknown>, stallMs: number): Promise<unknown> {
+  if (!workerEnabled()) return undefined;
+  const s = await WorkerSession.open(workerSocketPath(home), { helloMs: HELLO_MS, stallMs }).catch(() => undefined);
+  if (!s || typeof s === "string") return undefined;
+  try {
+    return await s.ask(kind, body);
+  } catch {
+    return undefined;
+  } finally {
+    s.close();
+  }
+}

@@ -1,4 +1,5 @@
 import { isGuardError } from "../../cli/errors.ts";
+import type { Graph } from "../../graph/client.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
@@ -25,6 +26,17 @@ export interface CheckOptions extends ChangeOptions {
   ignorePeriodic?: boolean;
   /** What git said about the change, when the caller already asked (the fingerprint's scan): not asked again. */
   scan?: TreeScan;
+  /** Where the graph comes from (default: a connection of its own, closed at the end); the resident worker keeps one open. */
+  openGraph?: GraphOpener;
+}
+
+/** A graph for one check, and what to do with it afterwards (`failed`: the check hit an engine fault). */
+export type GraphOpener = (root: string, o: { queryTimeoutMs: number; connectTimeoutMs?: number }) => Promise<{ graph: Graph; done(failed: boolean): Promise<void> }>;
+
+const ownConnection: GraphOpener = async (root, o) => {
+  const { openSelectionGraph } = await import("./open-graph.ts");
+  const graph = await openSelectionGraph(root, o);
+  return { graph, done: () => graph.close() };
 }
 
 export function selectSettings(root: string) {
@@ -95,7 +107,8 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
   mark("changes");
   let slice: ChangeSlice | undefined;
   let view = opts.view;
-  let close: (() => Promise<void>) | undefined;
+  let close: ((failed: boolean) => Promise<void>) | undefined;
+  let failed = false;
   const parser = openVersionParser(root);
   try {
     slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree", parser);
@@ -105,11 +118,11 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     const head = baseSha && (opts.base === undefined || opts.base === "HEAD" || gitRaw(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root).stdout.trim() === baseSha) ? baseSha : undefined;
     let repair: ((force: boolean) => Promise<boolean>) | undefined;
     if (!view) {
-      const { openSelectionGraph } = await import("./open-graph.ts");
       const { graphEvidence } = await import("./graph-evidence.ts");
       const { followHead } = await import("./follow-head.ts");
-      const graph = await openSelectionGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
-      close = () => graph.close();
+      const opened = await (opts.openGraph ?? ownConnection)(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+      const graph = opened.graph;
+      close = opened.done;
       mark("graph-open");
       const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
       repair = async (force) => {
@@ -162,12 +175,13 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     return { selection, known: await view!.tests(), epoch };
   } catch (e) {
     const { code, message } = faultCode(e);
+    failed = code === FAULTS.engineDown || code === FAULTS.timeout;
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
     return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests, epoch };
   } finally {
     parser.close();
-    await close?.().catch(() => {});
+    await close?.(failed).catch(() => {});
   }
 }
 
