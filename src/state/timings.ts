@@ -55,7 +55,8 @@ export function printTimings(): void {
 export function takeTimings(): Record<string, unknown> | undefined {
   if (!on) return undefined;
   mark("reply");
-  const taken = { timings: phases, git: gitSpawns, queries, ...notes };
+  const cpu = process.cpuUsage(cpuAtStart);
+  const taken = { timings: phases, git: gitSpawns, queries, ...notes, cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10 };
   phases = {};
   queries = {};
   notes = {};
@@ -65,5 +66,8 @@ export function takeTimings(): Record<string, unknown> | undefined {
 
 /** Start timing a request from now (the phase before the first mark is not the process's start). */
 export function restartTimings(): void {
-  if (on) last = performance.now();
+  if (!on) return;
+  last = performance.now();
+  cpuAtStart = process.cpuUsage();
 }
+let cpuAtStart: NodeJS.CpuUsage | undefined;

@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LanguageId } from "../grammars.ts";
 import type { SyntaxTree } from "../plain-tree.ts";
-import { spawnWorker, WorkerSession } from "./client.ts";
+import { askOnce, spawnWorker, WorkerSession } from "./client.ts";
 import { workerDir, workerEnabled, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /**
@@ -81,13 +81,5 @@ export async function askWorker(home: string, kind: string, body: Record<string,
  */
 export async function askWorkerOnce(home: string, kind: string, body: Record<string, unknown>, stallMs: number): Promise<unknown> {
   if (!workerEnabled()) return undefined;
-  const s = await WorkerSession.open(workerSocketPath(home), { helloMs: HELLO_MS, stallMs }).catch(() => undefined);
-  if (!s || typeof s === "string") return undefined;
-  try {
-    return await s.ask(kind, body);
-  } catch {
-    return undefined;
-  } finally {
-    s.close();
-  }
+  return askOnce(workerSocketPath(home), kind, body, { helloMs: HELLO_MS, stallMs }).catch(() => undefined);
 }

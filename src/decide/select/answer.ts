@@ -17,7 +17,7 @@ export interface CheckAnswer {
  * `select.check` event. The CLI calls it in its own process; the resident worker calls it for the CLI
  * (served-check.ts) with the same result.
  */
-export async function answerCheck(root: string, opts: Pick<CheckOptions, "base" | "staged" | "openGraph">): Promise<CheckAnswer> {
+export async function answerCheck(root: string, opts: Pick<CheckOptions, "base" | "staged" | "openGraph" | "queryMemo"> & { later?: (record: () => void) => void } = {}): Promise<CheckAnswer> {
   const key = checkKey(root, opts);
   const fingerprint = key.fingerprint;
   const cached = readCache(root, fingerprint);
@@ -30,17 +30,20 @@ export async function answerCheck(root: string, opts: Pick<CheckOptions, "base" 
   selection.fingerprint = fingerprint;
   // A periodic full run that falls due later ends the answer then; one due now stays due until a run bumps the epoch.
   const dueAt = periodicFullRunDueAt(root);
-  if (!selection.fault) writeCache(root, fingerprint, selection, { epoch: decided.epoch, expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
-  appendEvent(root, {
-    type: "select.check",
-    level: selection.level,
-    trust: selection.trust.score,
-    selected: selection.tests.length,
-    total: selection.estimate.totalTests,
-    savedRatio: selection.estimate.savedRatio,
-    overrides: selection.overrides.map((o) => o.code),
-    fault: selection.fault?.code,
-    elapsedMs: selection.elapsedMs,
+  // Saving and logging the answer may wait until it is given (the worker replies first).
+  (opts.later ?? ((record) => record()))(() => {
+    if (!selection.fault) writeCache(root, fingerprint, selection, { epoch: decided.epoch, expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
+    appendEvent(root, {
+      type: "select.check",
+      level: selection.level,
+      trust: selection.trust.score,
+      selected: selection.tests.length,
+      total: selection.estimate.totalTests,
+      savedRatio: selection.estimate.savedRatio,
+      overrides: selection.overrides.map((o) => o.code),
+      fault: selection.fault?.code,
+      elapsedMs: selection.elapsedMs,
+    });
   });
   mark("record");
   return { selection, cached: false };

@@ -9,6 +9,7 @@ import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
 import type { TreeScan } from "./fingerprint.ts";
 import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
 import type { EvidenceView, TestInfo } from "./evidence.ts";
+import type { QueryMemo } from "./graph-evidence.ts";
 import { FAULTS } from "./overrides.ts";
 import type { Selection } from "./selection.ts";
 import { sliceChanges } from "./slice.ts";
@@ -28,6 +29,8 @@ export interface CheckOptions extends ChangeOptions {
   scan?: TreeScan;
   /** Where the graph comes from (default: a connection of its own, closed at the end); the resident worker keeps one open. */
   openGraph?: GraphOpener;
+  /** Keep the graph's answers per evidence epoch (graph-evidence.ts): the resident worker's checks share them. */
+  queryMemo?: QueryMemo;
 }
 
 /** A graph for one check, and what to do with it afterwards (`failed`: the check hit an engine fault). */
@@ -128,12 +131,12 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
       repair = async (force) => {
         if (!(await followHead(root, graph, head, { force }))) return false;
         epoch = currentEpoch(root);
-        view = graphEvidence(graph, { timeoutMs, root });
+        view = graphEvidence(graph, { timeoutMs, root, memo: opts.queryMemo });
         return true;
       };
       await repair(false);
       mark("follow-head");
-      view ??= graphEvidence(graph, { timeoutMs, root });
+      view ??= graphEvidence(graph, { timeoutMs, root, memo: opts.queryMemo });
     }
     const behind = new Map<string, number | undefined>();
     const ctx: DecideContext = {
@@ -190,11 +193,22 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
  * not an ancestor, or git does not know the sha).
  */
 export function commitsBetween(root: string, sha: string, base: string): number | undefined {
+  const key = `${root}\0${sha}...${base}`;
+  if (ancestry.has(key)) return ancestry.get(key);
   const r = gitRaw(["rev-list", "--left-right", "--count", `${sha}...${base}`], root);
   if (r.code !== 0) return undefined;
   const [onlySha, onlyBase] = r.stdout.trim().split(/\s+/).map(Number);
-  return onlySha === 0 && Number.isFinite(onlyBase) ? onlyBase : undefined;
+  const n = onlySha === 0 && Number.isFinite(onlyBase) ? onlyBase : undefined;
+  // Two commits' ancestry never changes; "not an ancestor" may (a shallow clone deepened), so it is asked again.
+  if (n !== undefined) {
+    if (ancestry.size > 4096) ancestry.clear();
+    ancestry.set(key, n);
+  }
+  return n;
 }
+
+/** commitsBetween's answers in this process (the resident worker asks the same pairs check after check). */
+const ancestry = new Map<string, number>();
 
 /** `guard check <paths…>`: the tests that cover these files (repository-relative), the full suite on a fault. */
 export async function runRelated(root: string, paths: string[], opts: Pick<CheckOptions, "queryTimeoutMs" | "connectTimeoutMs"> = {}): Promise<Selection> {
