@@ -106,9 +106,24 @@ describe("guard check served by the resident worker", () => {
     expect(ids(after.answer)).toContain("tests/test_users.py::test_normalize_email");
   }, 240_000);
 
+  test("new evidence between two checks of the same tree: the worker's kept graph answers are not reused", async () => {
+    await liveWorker();
+    edit("shop/users.py", "return email.strip().casefold()", "return email.strip().lstrip()");
+    const before = check();
+    expect(before.served).toBe(true);
+    expect(ids(before.answer)).not.toContain("tests/test_money.py::test_round_cents");
+    // Teach selection that a pricing test depends on the edited function (a graph write that bumps the epoch).
+    const fed = guard(["feedback", "--function", "shop/users.py::normalize_email", "--test", "tests/test_money.py::test_round_cents"], root);
+    expect(fed.code).toBe(0);
+    const after = check();
+    expect(after.served).toBe(true);
+    expect(after.answer.cached).toBe(false);
+    expect(ids(after.answer)).toContain("tests/test_money.py::test_round_cents");
+  }, 240_000);
+
   test("other guard settings, or git steered to another index: the CLI decides itself", async () => {
     await liveWorker();
-    edit("shop/users.py", "return email.strip().casefold()", "return email.strip().swapcase()");
+    edit("shop/users.py", "return email.strip().lstrip()", "return email.strip().swapcase()");
     const other = check({ GUARD_ENGINE_IDLE_SECONDS: "900" });
     expect(other.served).toBe(false);
     expect(ids(other.answer)).toContain("tests/test_users.py::test_normalize_email");
