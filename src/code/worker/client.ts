@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import type { FileExtract } from "../extract/types.ts";
 import type { LanguageId } from "../grammars.ts";
 import { plainTree, type SyntaxTree } from "../plain-tree.ts";
-import { lineSplitter, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
+import { lineSplitter, parseHello, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
 import { selfCommand, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /** The first line a socket's worker sends (its build and pid), or undefined: no socket, refused, silent, not a worker. */
@@ -33,14 +33,6 @@ export function probe(socket: string, timeoutMs: number): Promise<{ accepted: bo
   });
 }
 
-function parseHello(line: string): Hello | undefined {
-  try {
-    const h = JSON.parse(line) as Hello;
-    return typeof h.hello === "string" && typeof h.pid === "number" ? h : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why a session could not be opened: no worker, one of another build, or one that did not answer. */
 export type OpenFailure = "absent" | "stale" | "silent";
@@ -185,53 +177,6 @@ export class WorkerSession {
     this.waiting.clear();
     this.conn.destroy();
   }
-}
-
-/**
- * One request on a connection of its own, sent as soon as the connection is made (not after the hello:
- * one round trip less on a loaded machine); the answer counts only after a hello of this build. Rejects
- * when nothing answers, another build or something else does, the worker stays silent for `helloMs` before
- * its hello or `stallMs` after it, or the reply is an error or not its request's.
- */
-export function askOnce(socket: string, kind: string, body: Record<string, unknown>, opts: { helloMs: number; stallMs: number }): Promise<unknown> {
-  const identity = workerIdentity();
-  return new Promise((resolve, reject) => {
-    const conn = connect(socket);
-    let helloSeen = false;
-    let timer = setTimeout(() => finish(new Error("parse worker: no hello")), opts.helloMs);
-    const finish = (e: Error | undefined, result?: unknown) => {
-      clearTimeout(timer);
-      conn.destroy();
-      if (e) reject(e);
-      else resolve(result);
-    };
-    conn.setEncoding("utf8");
-    conn.on("error", (e) => finish(new Error(`parse worker: ${e.message}`)));
-    conn.on("close", () => finish(new Error("parse worker closed the connection")));
-    conn.on("connect", () => conn.write(`${JSON.stringify({ ...body, kind, id: 1 })}\n`));
-    conn.on(
-      "data",
-      lineSplitter((line) => {
-        if (!helloSeen) {
-          const h = parseHello(line);
-          if (!h || h.hello !== identity) return finish(new Error("parse worker: not this build's"));
-          helloSeen = true;
-          clearTimeout(timer);
-          timer = setTimeout(() => finish(new Error(`parse worker silent for ${opts.stallMs} ms`)), opts.stallMs);
-          return;
-        }
-        let r: ExtractReply;
-        try {
-          r = JSON.parse(line) as ExtractReply;
-        } catch {
-          return finish(new Error("parse worker sent something that is not JSON"));
-        }
-        if (r?.id !== 1) return finish(new Error("parse worker answered a request it was not sent"));
-        if (r.error !== undefined) return finish(new Error(`parse worker: ${r.error}`));
-        finish(undefined, r.result);
-      }),
-    );
-  });
 }
 
 /** A reply that cannot be trusted for its request: the whole session is dropped. */

@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LanguageId } from "../grammars.ts";
 import type { SyntaxTree } from "../plain-tree.ts";
-import { askOnce, spawnWorker, WorkerSession } from "./client.ts";
+import { spawnWorker, WorkerSession } from "./client.ts";
 import { workerDir, workerEnabled, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /**
@@ -72,14 +72,4 @@ export async function askWorker(home: string, kind: string, body: Record<string,
   const s = await residentSession(home, warm);
   if (!s) return undefined;
   return s.ask(kind, body).catch(() => afterFailure(home, warm));
-}
-
-/**
- * One request on a connection of its own, waiting up to `stallMs` for the answer (for work that takes longer
- * than a parse: a served check). Undefined when no worker of this build answers, or on any failure; this
- * never starts a worker (the caller's in-process work does, where it parses).
- */
-export async function askWorkerOnce(home: string, kind: string, body: Record<string, unknown>, stallMs: number): Promise<unknown> {
-  if (!workerEnabled()) return undefined;
-  return askOnce(workerSocketPath(home), kind, body, { helloMs: HELLO_MS, stallMs }).catch(() => undefined);
 }

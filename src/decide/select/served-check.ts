@@ -42,8 +42,11 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): string {
 /** The worker's answer to this process's check, or undefined: then decide in-process. */
 export async function askServedCheck(root: string, opts: { base?: string; staged?: boolean }): Promise<CheckAnswer | undefined> {
   if (gitSteered(process.env)) return undefined;
-  const { askWorkerOnce } = await import("../../code/worker/resident.ts");
-  const reply = await askWorkerOnce(guardHome(), CHECK_KIND, { root, base: opts.base ?? null, staged: opts.staged === true, env: checkEnvironment(process.env) }, SERVED_STALL_MS);
+  const { askWorkerOnce } = await import("../../code/worker/ask-once.ts");
+  const body = { root, base: opts.base ?? null, staged: opts.staged === true, env: checkEnvironment(process.env) };
+  // None running: start one for the next check (this one is decided here; a burst of checks starts one).
+  const startOne = async () => (await import("../../code/worker/resident.ts")).startWorker(guardHome(), []);
+  const reply = await askWorkerOnce(guardHome(), CHECK_KIND, body, SERVED_STALL_MS, startOne);
   mark("served");
   const answer = reply as Partial<CheckAnswer> | undefined;
   if (!answer || typeof answer.cached !== "boolean" || !answer.selection || typeof answer.selection.level !== "string" || !Array.isArray(answer.selection.tests)) return undefined;
