@@ -23,6 +23,8 @@ let root: string;
 beforeAll(async () => {
   engine = await startTestEngine();
   root = await preparedProject(python);
+  // A worker another test file left in this GUARD_HOME started with that file's environment: not ours.
+  await stopWorker(guardHome());
 }, 240_000);
 afterAll(async () => {
   await stopWorker(guardHome());
