@@ -33,7 +33,15 @@ export const OVERRIDES = {
       "widens: any dispatch in a changed function whose evidence is weak (every edge below confidence 0.5), or when the graph does not say which rule matched",
     ],
   },
-  moduleStatement: { code: "module-statement", effect: "widen", summary: "a module-level statement changed; its module's tests run too" },
+  moduleStatement: {
+    code: "module-statement",
+    effect: "widen",
+    summary: "a module-level statement changed; its module's tests run too",
+    examples: [
+      "widens: a changed top-level statement that binds no name (`locals().update(...)`, `register(handler)`), or one that reads a changed name into something else (`REGISTERED.extend(HOOKS)` when HOOKS changed)",
+      "does not widen: `NAMES.update(extra)` at module or class level when NAMES is a followed name (bound from the changed one) and update is a built-in container's method no project code defines: it changes only what NAMES holds, and NAMES's readers are followed",
+    ],
+  },
   importTime: {
     code: "import-time-function",
     effect: "widen",
