@@ -48,6 +48,9 @@ export const FLASK: BenchProject = {
     if (existsSync(join(root, ".venv", "bin", "python")) && existsSync(join(root, ".git"))) {
       // The peer beside guard (bench/selection/corpus.ts), into a copy set up before it was added.
       if (!readdirSync(join(root, ".venv", "lib")).some((py) => existsSync(join(root, ".venv", "lib", py, "site-packages", "testmon")))) run([".venv/bin/pip", "install", "-q", "pytest-testmon==2.2.0"], root);
+      // Its database is no change of the project's (guard would take it for an unanalysable file and run everything).
+      const exclude = join(root, ".git", "info", "exclude");
+      if (!readFileSync(exclude, "utf8").includes(".testmondata")) appendFileSync(exclude, ".testmondata*\n");
       return;
     }
     mkdirSync(dir, { recursive: true });
