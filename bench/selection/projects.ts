@@ -45,7 +45,14 @@ export const FLASK: BenchProject = {
   fetch(work) {
     const dir = join(work, "flask");
     const root = join(dir, "src");
-    if (existsSync(join(root, ".venv", "bin", "python")) && existsSync(join(root, ".git"))) return;
+    if (existsSync(join(root, ".venv", "bin", "python")) && existsSync(join(root, ".git"))) {
+      // The peer beside guard (bench/selection/corpus.ts), into a copy set up before it was added.
+      if (!readdirSync(join(root, ".venv", "lib")).some((py) => existsSync(join(root, ".venv", "lib", py, "site-packages", "testmon")))) run([".venv/bin/pip", "install", "-q", "pytest-testmon==2.2.0"], root);
+      // Its database is no change of the project's (guard would take it for an unanalysable file and run everything).
+      const exclude = join(root, ".git", "info", "exclude");
+      if (!readFileSync(exclude, "utf8").includes(".testmondata")) appendFileSync(exclude, ".testmondata*\n");
+      return;
+    }
     mkdirSync(dir, { recursive: true });
     run(["python3", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "flask==3.1.3", "-d", join(dir, "dl")], dir);
     const tarball = readdirSync(join(dir, "dl")).find((f) => f.endsWith(".tar.gz"))!;
@@ -53,8 +60,9 @@ export const FLASK: BenchProject = {
     run(["tar", "xzf", join(dir, "dl", tarball), "--strip-components=1", "-C", root], dir);
     run(["python3", "-m", "venv", ".venv"], root);
     // The versions flask's own uv.lock pins for its tests.
-    run([".venv/bin/pip", "install", "-q", "-e", ".", "pytest==8.4.2", "coverage", "asgiref", "greenlet", "python-dotenv"], root);
-    commitAll(root, [".venv/", "*.egg-info/", "__pycache__/", ".pytest_cache/"]);
+    // pytest-testmon: the peer the bench scores beside guard on the same mutants.
+    run([".venv/bin/pip", "install", "-q", "-e", ".", "pytest==8.4.2", "coverage", "asgiref", "greenlet", "python-dotenv", "pytest-testmon==2.2.0"], root);
+    commitAll(root, [".venv/", "*.egg-info/", "__pycache__/", ".pytest_cache/", ".testmondata*"]);
   },
 };
 

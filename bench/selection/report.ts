@@ -19,7 +19,7 @@ function baselineDurations(project: string): Record<string, number> | undefined 
   return out;
 }
 
-const ORDER = ["run-all", "same-file", "import-graph", "file-coverage", "function-coverage", "line-coverage", "guard"];
+const ORDER = ["run-all", "same-file", "import-graph", "file-coverage", "function-coverage", "line-coverage", "pytest-testmon", "guard"];
 
 export interface ResultsFile {
   project: string;

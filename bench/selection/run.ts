@@ -24,11 +24,11 @@ import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
 import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
-import { CORPUS_BENCH, type Peer } from "./corpus.ts";
+import { CORPUS_BENCH, TESTMON, type Peer } from "./corpus.ts";
 import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
 
-/** flask, find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
-const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, ...CORPUS_BENCH };
+/** flask (with pytest-testmon beside guard), find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
+const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, flask: { ...SELECTION_PROJECTS.flask!, peer: TESTMON }, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
 import { applyEdits, fullSuite, mutantTruth, restoreTree, type SuiteRun } from "./truth.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { extractSource } from "../../src/code/extract/index.ts";
-import { DISPATCH_RULES } from "../../src/code/dynamic-dispatch/rules.ts";
+import { DISPATCH_RULES, dispatchWidens } from "../../src/code/dynamic-dispatch/rules.ts";
 import type { LanguageId } from "../../src/code/grammars.ts";
 
 // Every rule's own examples: each `dynamic` one must flag a function with that rule, each `static` one
@@ -30,5 +30,16 @@ describe("dynamic-dispatch rules match their examples", () => {
     const ids = DISPATCH_RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const r of DISPATCH_RULES) expect(r.languages.length).toBeGreaterThan(0);
+  });
+
+  test("selection widens for code built from a string, and whenever the graph does not say which rule matched", () => {
+    expect(DISPATCH_RULES.filter((r) => r.widens).map((r) => r.id)).toEqual(["py-eval", "js-eval"]);
+    expect(dispatchWidens(["py-getattr"])).toBe(false);
+    expect(dispatchWidens(["py-kwargs-forward", "py-getattr"])).toBe(false);
+    expect(dispatchWidens(["py-getattr", "py-eval"])).toBe(true);
+    // A graph written before the rule ids were read, or by a guard with other rules: the safe answer.
+    expect(dispatchWidens(undefined)).toBe(true);
+    expect(dispatchWidens([])).toBe(true);
+    expect(dispatchWidens(["py-some-future-rule"])).toBe(true);
   });
 });

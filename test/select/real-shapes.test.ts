@@ -1,7 +1,7 @@
 // Shapes real libraries have, on a real pytest project recorded into the real engine: overload stubs and
 // the decorator nested in the implementation, a source module named tests.py, a fixture named test_*,
-// a constant read only at collection time, getattr with a literal name, scratch files under an ignored
-// folder. Each scenario's selection must hold the test that really fails under the change, and no more
+// a constant read only at collection time, getattr with a literal name and with a computed one, exec,
+// module-level code reading a changed constant, scratch files under an ignored folder. Each scenario's selection must hold the test that really fails under the change, and no more
 // widening than the change needs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { applyScenario, buildProject, resetProject, type Scenario } from "../../fixtures/select/project.ts";
@@ -48,17 +48,23 @@ beforeAll(async () => {
 afterAll(() => engine?.stop());
 
 describe("what is a test comes from pytest's collection", () => {
-  test("the fixture named test_client is no test; the runner's seven tests are the suite", async () => {
+  test("the fixture named test_client is no test; the runner's thirteen tests are the suite", async () => {
     expect(await graphIds("MATCH (t:Test) RETURN t.id AS id")).toEqual([
       "tests/test_api.py::test_shout",
       "tests/test_cli.py::test_command_names",
       "tests/test_cli.py::test_unrelated",
       "tests/test_client.py::test_fields_none",
       "tests/test_client.py::test_uses_client",
+      "tests/test_dispatch.py::test_built",
+      "tests/test_dispatch.py::test_call",
+      "tests/test_dispatch.py::test_greeter",
       "tests/test_env.py::test_checks",
       "tests/test_env.py::test_truncate_policy",
+      "tests/test_names.py::test_known",
+      "tests/test_names.py::test_registered",
+      "tests/test_names.py::test_version",
     ]);
-    expect(check().estimate.totalTests).toBe(7);
+    expect(check().estimate.totalTests).toBe(13);
   });
 
   test("a changed fixture named test_*: the file's tests run, the fixture is never handed to pytest", () => {
@@ -153,12 +159,60 @@ describe("widening only where it must", () => {
   }, 60_000);
 
   test("getattr with a literal name is static: no dynamic-dispatch widening, only the covering test", async () => {
-    expect(await graphIds("MATCH (f:Function) WHERE f.has_dynamic_dispatch = true RETURN f.id AS id")).toEqual([]);
+    expect(await graphIds("MATCH (f:Function) WHERE f.has_dynamic_dispatch = true RETURN f.id AS id")).toEqual(["app/dispatch.py::built", "app/dispatch.py::call"]);
     applyScenario(root, scenario("literal-getattr"));
     try {
       const s = check();
       expect(codes(s)).toEqual([]);
       expect(ids(s)).toEqual(["tests/test_client.py::test_fields_none"]);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
+  test("a method called by a computed name, with coverage: only the tests that ran the function (no dynamic-dispatch widening)", () => {
+    applyScenario(root, scenario("computed-getattr"));
+    try {
+      const s = check();
+      expect(codes(s)).toEqual([]);
+      expect(ids(s)).toEqual(["tests/test_dispatch.py::test_call"]);
+      expect(pytestFails("tests/test_dispatch.py::test_call")).toBe(true);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
+  test("dynamic-dispatch: functions built from a string with exec widen to the module's tests", () => {
+    applyScenario(root, scenario("exec-built"));
+    try {
+      const s = check();
+      expect(codes(s)).toEqual(["dynamic-dispatch"]);
+      expect(s.overrides[0]).toMatchObject({ code: "dynamic-dispatch", effect: "widen", function: "app/dispatch.py::built" });
+      expect(ids(s)).toEqual(["tests/test_dispatch.py::test_built", "tests/test_dispatch.py::test_call", "tests/test_dispatch.py::test_greeter"]);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
+  test("a derived set updated in place at module level by a built-in method: only the tests that read it (no module-statement widening)", () => {
+    applyScenario(root, scenario("in-place-update"));
+    try {
+      const s = check();
+      expect(codes(s)).toEqual([]);
+      expect(ids(s)).toEqual(["tests/test_names.py::test_known"]);
+      expect(pytestFails("tests/test_names.py::test_known")).toBe(true);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
+  test("module-statement: module-level code copying a changed constant into another list widens to the module's tests, which hold the failing one", () => {
+    applyScenario(root, scenario("module-level-reader"));
+    try {
+      const s = check();
+      expect(ids(s)).toEqual(["tests/test_names.py::test_known", "tests/test_names.py::test_registered", "tests/test_names.py::test_version"]);
+      expect([...new Set(s.tests.find((t) => t.id === "tests/test_names.py::test_registered")?.reasons.map((r) => r.code))]).toEqual(["module-statement"]);
+      expect(pytestFails("tests/test_names.py::test_registered")).toBe(true);
     } finally {
       resetProject(root);
     }

@@ -2,8 +2,9 @@ import type { LanguageId } from "../grammars.ts";
 
 /**
  * Dynamic dispatch: code whose callee cannot be known statically. A function where one of these rules
- * matches gets `has_dynamic_dispatch` (and the rule ids in `dynamic_dispatch`), so test selection widens
- * to the module's tests instead of trusting the static call edges.
+ * matches gets `has_dynamic_dispatch` (and the rule ids in `dynamic_dispatch`). Whether selection widens
+ * for it is the rule's `widens` (see there): a computed callee is still an ordinary function, and the
+ * changed function's own coverage names every test that ran it, whatever it called.
  *
  * Rules are data. Each one says what it matches (see DispatchPattern) and carries examples that run as
  * tests (test/graph/dynamic-dispatch.test.ts): every `dynamic` example must flag a function with this
@@ -38,6 +39,15 @@ export interface DispatchRule {
   languages: LanguageId[];
   summary: string;
   match: DispatchPattern;
+  /**
+   * A changed function with this dispatch widens to its module's tests although per-test coverage names
+   * the tests that ran it. True only where the code it runs belongs to no function the evidence can name
+   * (code built from a string: `exec(src, ns)` may define functions that outlive the call, and a test
+   * calling them never ran the changed function). False where the callee is an ordinary function: the
+   * tests that can see a change to the function's body are the ones that ran it, which coverage records
+   * whichever callee a name picked.
+   */
+  widens: boolean;
   examples: { dynamic: string[]; static: string[] };
 }
 
@@ -48,6 +58,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-getattr",
     languages: ["python"],
     summary: "attribute looked up by a computed name (getattr/setattr/delattr)",
+    widens: false,
     match: { call: { names: ["getattr", "setattr", "delattr"], nameArg: 1 } },
     examples: {
       dynamic: ["def run(obj, name):\n    return getattr(obj, name)()\n", "def put(o, k, v):\n    setattr(o, k, v)\n", "def pick(o, n):\n    return getattr(o, f'get_{n}')\n"],
@@ -58,6 +69,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-eval",
     languages: ["python"],
     summary: "code evaluated from a string (eval/exec/compile)",
+    widens: true,
     match: { call: { names: ["eval", "exec", "compile"] } },
     examples: {
       dynamic: ["def calc(expr):\n    return eval(expr)\n", "def load(src):\n    exec(src, {})\n"],
@@ -68,6 +80,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-getattr-hook",
     languages: ["python"],
     summary: "a class that answers attribute lookups itself (__getattr__/__getattribute__)",
+    widens: false,
     match: { defines: ["__getattr__", "__getattribute__"] },
     examples: {
       dynamic: ["class Proxy:\n    def __getattr__(self, name):\n        return lambda: name\n"],
@@ -78,6 +91,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-importlib",
     languages: ["python"],
     summary: "modules imported by a computed name (importlib, __import__)",
+    widens: false,
     match: { call: { objects: ["importlib"], names: ["__import__", "import_module"] } },
     examples: {
       dynamic: [
@@ -91,6 +105,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "py-kwargs-forward",
     languages: ["python"],
     summary: "**kwargs forwarded to another call: what the callee does depends on the caller's keywords",
+    widens: false,
     match: { call: { kwargsForward: true } },
     examples: {
       dynamic: ["def wrapper(*args, **kwargs):\n    return target(*args, **kwargs)\n"],
@@ -101,6 +116,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "js-computed-call",
     languages: JS_LIKE,
     summary: "method called by a computed name: obj[expr](...)",
+    widens: false,
     match: { call: { subscript: true } },
     examples: {
       dynamic: ["function run(obj, name) { return obj[name](); }\n"],
@@ -111,6 +127,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "js-eval",
     languages: JS_LIKE,
     summary: "code evaluated from a string (eval, new Function)",
+    widens: true,
     match: { call: { names: ["eval"] }, newOf: ["Function"] },
     examples: {
       dynamic: ["function calc(s) { return eval(s); }\n", "const make = (body) => new Function('x', body);\n"],
@@ -121,6 +138,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "js-dynamic-import",
     languages: JS_LIKE,
     summary: "a module loaded by a computed specifier: import(expr) / require(expr)",
+    widens: false,
     match: { call: { dynamicImport: true } },
     examples: {
       dynamic: ["async function load(name) { return import(name); }\n", "function req(p) { return require(p); }\n"],
@@ -131,6 +149,7 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     id: "go-reflect",
     languages: ["go"],
     summary: "reflection: methods and fields reached through package reflect",
+    widens: false,
     match: { call: { objects: ["reflect"] } },
     examples: {
       dynamic: ['package p\n\nimport "reflect"\n\nfunc Call(v any, m string) {\n\treflect.ValueOf(v).MethodByName(m).Call(nil)\n}\n'],
@@ -138,3 +157,12 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     },
   },
 ];
+
+/**
+ * Whether a changed function whose body matched these rules widens to its module's tests: when one of
+ * them `widens`, or when the graph did not say which rules matched (a graph written before it did).
+ */
+export function dispatchWidens(ruleIds: readonly string[] | undefined): boolean {
+  if (!ruleIds || ruleIds.length === 0) return true;
+  return ruleIds.some((id) => DISPATCH_RULES.find((r) => r.id === id)?.widens ?? true);
+}

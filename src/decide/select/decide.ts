@@ -1,3 +1,4 @@
+import { dispatchWidens } from "../../code/dynamic-dispatch/rules.ts";
 import { languageForPath } from "../../code/parser.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
 import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";
@@ -217,9 +218,12 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         importTimeChanged.push({ id: fn.id, file: info.file, qualname: info.qualname });
         namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
       }
-      if (info.hasDynamicDispatch || info.importTime || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
+      const lowConfidence = Math.max(...edges.map((e) => e.confidence)) < 0.5;
+      // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence is weak.
+      const dispatchUncertain = info.hasDynamicDispatch && (lowConfidence || dispatchWidens(info.dispatchRules));
+      if (dispatchUncertain || info.importTime || lowConfidence) {
         uncertain++;
-        if (info.hasDynamicDispatch) {
+        if (dispatchUncertain) {
           hit(OVERRIDES.dynamicDispatch, `${fn.id}: ${OVERRIDES.dynamicDispatch.summary}`, { file: fn.file, function: fn.id });
           widenFiles.set(fn.file, OVERRIDES.dynamicDispatch.code);
         }

@@ -33,6 +33,8 @@ export interface FunctionInfo {
   file: string;
   qualname: string;
   hasDynamicDispatch: boolean;
+  /** Ids of the dispatch rules that matched in its body (src/code/dynamic-dispatch/rules.ts); absent when the graph did not say. */
+  dispatchRules?: string[];
   /** Its body ran at import time, outside every test (Function.import_time, written by `guard evidence`). */
   importTime?: boolean;
 }

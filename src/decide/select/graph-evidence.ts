@@ -30,7 +30,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
   let testsCache: Promise<TestInfo[]> | undefined;
   const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-  const fnInfo = (r: Record<string, unknown>): FunctionInfo => ({ id: String(r.id), file: String(r.file), qualname: String(r.qualname), hasDynamicDispatch: r.dyn === true, importTime: r.imp === true });
+  const fnInfo = (r: Record<string, unknown>): FunctionInfo => ({ id: String(r.id), file: String(r.file), qualname: String(r.qualname), hasDynamicDispatch: r.dyn === true, ...(r.dynr ? { dispatchRules: String(r.dynr).split(",").filter(Boolean) } : {}), importTime: r.imp === true });
 
   return {
     async facts(): Promise<GraphFacts> {
@@ -54,7 +54,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     async functions(ids) {
       const out = new Map<string, FunctionInfo>();
       if (ids.length === 0) return out;
-      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.import_time AS imp", { ids })).rows;
+      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.dynamic_dispatch AS dynr, f.import_time AS imp", { ids })).rows;
       for (const r of rows) out.set(String(r.id), fnInfo(r));
       return out;
     },

@@ -158,3 +158,41 @@ function identifiers(node: Node): string[] {
   }
   return out;
 }
+
+/**
+ * Methods of Python's built-in containers (set, dict, list) that change the container in place and touch
+ * nothing else. `NAMES.update(extra)` at module or class level changes what NAMES holds, so the code that
+ * can see it is the code that reads NAMES: when NAMES is a name already being followed, the statement adds
+ * no reader of its own.
+ */
+export const PY_IN_PLACE_METHODS = ["update", "add", "append", "extend", "insert", "setdefault", "discard", "remove", "clear", "sort", "reverse", "difference_update", "intersection_update", "symmetric_difference_update"];
+
+/**
+ * The receiver and method of a Python statement at `line` (outside functions) that is one call
+ * `receiver.method(args)` on a plain name, with a method of PY_IN_PLACE_METHODS, and whose arguments name
+ * none of `followed` (else the statement reads a followed value into something else). Undefined otherwise.
+ */
+export function inPlaceUpdate(language: LanguageId, tree: Tree, line: number, lineText: string, followed: ReadonlySet<string>): { receiver: string; method: string } | undefined {
+  if (language !== "python") return undefined;
+  const column = Math.max(0, lineText.search(/\S/));
+  let node: Node | null = tree.rootNode.descendantForPosition({ row: line - 1, column });
+  while (node && node.type !== "expression_statement") node = node.parent;
+  if (!node || node.namedChildCount !== 1) return undefined;
+  const call = node.namedChild(0);
+  if (call?.type !== "call") return undefined;
+  const fn = call.childForFieldName("function");
+  const receiver = fn?.type === "attribute" ? fn.childForFieldName("object") : null;
+  const method = fn?.childForFieldName("attribute")?.text;
+  if (!receiver || receiver.type !== "identifier" || !method || !PY_IN_PLACE_METHODS.includes(method) || !followed.has(receiver.text)) return undefined;
+  const args = call.childForFieldName("arguments");
+  const mentions = (n: Node): boolean => {
+    if (n.type === "identifier" && followed.has(n.text)) return true;
+    for (let i = 0; i < n.namedChildCount; i++) {
+      const c = n.namedChild(i);
+      if (c && mentions(c)) return true;
+    }
+    return false;
+  };
+  if (args && mentions(args)) return undefined;
+  return { receiver: receiver.text, method };
+}

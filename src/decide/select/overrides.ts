@@ -23,8 +23,25 @@ export const OVERRIDES = {
   parseFailure: { code: "parse-failure", effect: "run-all", summary: "a changed file could not be parsed" },
   noEvidence: { code: "no-evidence", effect: "run-all", summary: "a changed function has no coverage evidence" },
   unknownFunction: { code: "function-not-in-graph", effect: "run-all", summary: "a changed function is not in the graph" },
-  dynamicDispatch: { code: "dynamic-dispatch", effect: "widen", summary: "a changed function dispatches dynamically; its module's tests run too" },
-  moduleStatement: { code: "module-statement", effect: "widen", summary: "a module-level statement changed; its module's tests run too" },
+  dynamicDispatch: {
+    code: "dynamic-dispatch",
+    effect: "widen",
+    summary: "a changed function runs code built from a string, which no evidence names; its module's tests run too",
+    examples: [
+      "widens: `exec(src, ns)` in a changed function (rule py-eval): the functions it defines outlive the call, and the tests calling them never ran the changed function",
+      "does not widen: `getattr(obj, name)()` in a changed function with coverage (py-getattr): whichever method the name picks, the tests that can see the change are the ones that ran the function, and coverage names them",
+      "widens: any dispatch in a changed function whose evidence is weak (every edge below confidence 0.5), or when the graph does not say which rule matched",
+    ],
+  },
+  moduleStatement: {
+    code: "module-statement",
+    effect: "widen",
+    summary: "a module-level statement changed; its module's tests run too",
+    examples: [
+      "widens: a changed top-level statement that binds no name (`locals().update(...)`, `register(handler)`), or one that reads a changed name into something else (`REGISTERED.extend(HOOKS)` when HOOKS changed)",
+      "does not widen: `NAMES.update(extra)` at module or class level when NAMES is a followed name (bound from the changed one) and update is a built-in container's method no project code defines: it changes only what NAMES holds, and NAMES's readers are followed",
+    ],
+  },
   importTime: {
     code: "import-time-function",
     effect: "widen",

@@ -6,7 +6,7 @@ import { functionAt, keyedFunctions, type KeyedFunction } from "../../code/extra
 import { languageForPath, parse } from "../../code/parser.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { classifyPath } from "./file-classes.ts";
-import { describeStatement, isInertLine } from "./module-statements.ts";
+import { describeStatement, inPlaceUpdate, isInertLine } from "./module-statements.ts";
 import { isTestFunction } from "./slice.ts";
 
 /** Beyond these, a name is too common to follow and selection widens instead. */
@@ -76,6 +76,17 @@ export async function findReferences(root: string, names: string[], language: La
       return undefined;
     }
   });
+  // Whether the project's Python defines a function or method of this name (then `x.name(...)` may be its code, not a container's).
+  const defined = new Map<string, boolean>();
+  const definesMethod = (name: string) => {
+    let d = defined.get(name);
+    if (d === undefined) {
+      const r = gitRaw(["grep", "-q", ...(opts.staged ? ["--cached"] : []), "-E", `def[[:space:]]+${name}[[:space:]]*\\(`, "--", "*.py"], root);
+      d = r.code !== 1;
+      defined.set(name, d);
+    }
+    return d;
+  };
   for (let round = 0; round < 3 && pending.length > 0; round++) {
     for (const n of pending) searched.add(n);
     const hits = grep(root, pending, language, opts.staged ?? false);
@@ -125,6 +136,9 @@ export async function findReferences(root: string, names: string[], language: La
             for (const n of st.names) if (!searched.has(n)) next.add(n);
             continue;
           }
+          // `NAMES.update(extra)` on a followed name, by a built-in container's method no project code redefines: its readers are NAMES's.
+          const update = inPlaceUpdate(lang, tree, h.line, lines[h.line - 1] ?? h.text, searched);
+          if (update && !definesMethod(update.method)) continue;
           references.push({ file, line: h.line, where: { kind: "module", file } });
         }
       } finally {
