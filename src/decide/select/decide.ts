@@ -1,5 +1,6 @@
 import { languageForPath } from "../../code/parser.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
+import { edgesMeetingLines } from "./line-rule.ts";
 import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";
 import { findReferences, type ReferenceResult } from "./references.ts";
 import type { FileSummary, OverrideHit, Selection, SelectedTest, SelectionReason } from "./selection.ts";
@@ -224,10 +225,10 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
           widenFiles.set(fn.file, OVERRIDES.dynamicDispatch.code);
         }
       }
-      for (const e of edges) {
-        freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
+      for (const e of edges) freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
+      // An edit inside the body: the tests whose recorded lines meet it (line-rule.ts); the other rules still apply.
+      for (const e of edgesMeetingLines(edges, fn.bodyOffsets, info.bodyHash))
         chooseId(e.test, { code: e.source === "miss_repair" ? "miss-repair" : "covers-changed-function", function: fn.id, edge: edgeOf(e) });
-      }
     }
     for (const m of f.moduleChanges) {
       units++;
