@@ -161,6 +161,21 @@ function locate(body: Node, fnNode: Node, at: number): Located {
   return inBlock(body, fnNode);
 }
 
+const LITERALS = new Set(["true", "false", "none", "integer", "float", "string", "concatenated_string"]);
+
+/** An `if`, `elif` or `while` whose test is a literal (or `__debug__`). */
+function constantTest(n: Node): boolean {
+  if (n.type !== "if_statement" && n.type !== "elif_clause" && n.type !== "while_statement") return false;
+  const test = n.childForFieldName("condition");
+  return !!test && (LITERALS.has(test.type) || (test.type === "identifier" && test.text === "__debug__"));
+}
+
+/** The statement (not clause) that holds `n`, below the function; undefined at the function's top level. */
+function enclosingStatement(n: Node, fnNode: Node): Node | undefined {
+  for (let p = n.parent; p && p.id !== fnNode.id; p = p.parent) if (COMPOUND.has(p.type) && !CLAUSES.has(p.type) && p.id !== n.id) return p;
+  return undefined;
+}
+
 /** Lines every run of a statement reaches: from its first line to the end of its first body statement. */
 function entry(n: Node): Range {
   const block = blockOf(n);
@@ -211,7 +226,12 @@ export function touchedOffsets(edit: BodyEdit): Range[] | undefined {
   const map = (l: number) => {
     const at = locate(oldBody, oldNode, l);
     if (at.kind === "simple") ranges.push([line(at.node), endLine(at.node)]);
-    else if (at.kind === "header" && !SILENT_HEADERS.has(at.node.type)) {
+    else if (at.kind === "header" && constantTest(at.node)) {
+      // `if False:` / `while True:`: a compiler may drop the test's line events; the statement around it counts.
+      const around = enclosingStatement(at.node, oldNode);
+      if (around) ranges.push(entry(around));
+      else whole = true;
+    } else if (at.kind === "header" && !SILENT_HEADERS.has(at.node.type)) {
       const block = blockOf(at.node);
       ranges.push([line(at.node), block ? Math.max(line(at.node), line(block) - 1) : endLine(at.node)]);
     } else if (at.top === oldNode) whole = true;

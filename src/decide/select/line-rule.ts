@@ -84,6 +84,13 @@ export const LINE_RULE = {
       selects: ["a"],
     },
     {
+      summary: "a constant test (`if False:`, `while True:`) may run no line event: the statement around it counts",
+      before: "def f(x):\n    for i in x:\n        while True:\n            break\n    return 0\n",
+      after: "def f(x):\n    for i in x:\n        while i:\n            break\n    return 0\n",
+      ran: { loops: [2, 4, 5], empty: [2, 5] },
+      selects: ["empty", "loops"],
+    },
+    {
       summary: "a signature or default change: the whole function",
       before: "def f(x=1):\n    if x:\n        return 1\n    return 2\n",
       after: "def f(x=2):\n    if x:\n        return 1\n    return 2\n",
