@@ -7,7 +7,7 @@
  *       evidence_count  how many recordings have confirmed this edge
  *       A test's lines outside every function (a lazy import, a class body) credit its file's `<module>`.
  *       lines, lines_hash (Python) the lines the test ran inside the function, as offsets from its first
- *           line in runs ("1-3,5", src/graph/evidence/line-sets.ts), and the function's body_hash when they
+ *           line in runs ("1-3,5", src/graph/evidence/line-sets.ts), and the first 8 characters of the function's body_hash when they
  *           were recorded: selection narrows to the tests whose lines meet a body edit only while the two
  *           hashes agree; an edge without them counts at function level
  *   (File)-[:READ_BY {last_verified_sha, run_id}]->(Test)   a non-code file the test opened (data, templates)

@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => engine?.stop());
 
 test("each coverage edge of classify holds the lines its test ran, as offsets from the function's start", async () => {
-  const rows = await graphQuery("MATCH (f:Function {id: 'app/calc.py::classify'})-[r:COVERED_BY]->(t:Test) RETURN t.id AS t, r.lines AS lines, r.lines_hash = f.body_hash AS fresh ORDER BY t");
+  const rows = await graphQuery("MATCH (f:Function {id: 'app/calc.py::classify'})-[r:COVERED_BY]->(t:Test) RETURN t.id AS t, r.lines AS lines, r.lines_hash = left(f.body_hash, 8) AS fresh ORDER BY t");
   expect(rows).toEqual([
     { t: calc("test_negative"), lines: "1-2", fresh: true },
     { t: calc("test_positive"), lines: "1,3,6,8", fresh: true },

@@ -10,7 +10,7 @@ export interface CoverEdge {
   lastVerifiedSha?: string;
   /** The lines the test ran in the function, as offsets from its first line (src/graph/evidence/line-sets.ts). */
   lines?: string;
-  /** The function's body_hash when `lines` were recorded: they hold only while it is the graph's. */
+  /** The function's version (linesVersion of its body_hash) when `lines` were recorded: they hold only while it is the graph's. */
   linesHash?: string;
 }
 

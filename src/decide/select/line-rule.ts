@@ -1,4 +1,4 @@
-import { decodeLines, runsMeet } from "../../graph/evidence/line-sets.ts";
+import { decodeLines, linesVersion, runsMeet } from "../../graph/evidence/line-sets.ts";
 import type { CoverEdge } from "./evidence.ts";
 
 /**
@@ -113,8 +113,9 @@ export const LINE_RULE = {
  */
 export function edgesMeetingLines(edges: readonly CoverEdge[], offsets: readonly [number, number][] | undefined, bodyHash: string | undefined): CoverEdge[] {
   if (!offsets || !bodyHash) return [...edges];
+  const version = linesVersion(bodyHash);
   return edges.filter((e) => {
-    if (e.source !== "coverage" || e.lines === undefined || e.linesHash !== bodyHash) return true;
+    if (e.source !== "coverage" || e.lines === undefined || e.linesHash !== version) return true;
     const runs = decodeLines(e.lines);
     return runs === undefined || runsMeet(runs, offsets);
   });

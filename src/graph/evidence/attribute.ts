@@ -1,12 +1,12 @@
 import type { Evidence } from "./types.ts";
 import { declarationLinesAsHeaders, mapLinesToFunctions } from "./functions.ts";
-import { encodeLines } from "./line-sets.ts";
+import { encodeLines, linesVersion } from "./line-sets.ts";
 import type { FileFunctions } from "./ranges.ts";
 
 /** Per test: the Function ids it executed (its files' `<module>` ids when it ran module-level lines). */
 export type TestFunctions = Map<string, Set<string>>;
 
-/** What a test ran inside one function: offsets from its first line (line-sets.ts) and the function's body_hash then. */
+/** What a test ran inside one function: offsets from its first line and the function's version then (line-sets.ts). */
 export interface LineEvidence {
   lines: string;
   hash: string;
@@ -48,7 +48,7 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
       const byId = rangesById(fns);
       for (const [id, ran] of m.byFunction) {
         const r = byId.get(id);
-        if (r?.bodyHash) perFn.set(id, { lines: encodeLines(ran.map((l) => l - r.start)), hash: r.bodyHash });
+        if (r?.bodyHash) perFn.set(id, { lines: encodeLines(ran.map((l) => l - r.start)), hash: linesVersion(r.bodyHash) });
       }
       if (perFn.size > 0) linesByTest.set(test, perFn);
     }

@@ -1,8 +1,8 @@
 /**
  * The lines a test ran inside one function, stored compactly on its COVERED_BY edge: offsets from the
  * function's first line (its first decorator in Python), as sorted runs, `"1-3,5,8-9"`. Offsets stay
- * true while the function's text is unchanged, which the edge's `lines_hash` (the function's body_hash
- * when the lines were recorded) lets selection check.
+ * true while the function's text is unchanged, which the edge's `lines_hash` (the start of the function's
+ * body_hash when the lines were recorded) lets selection check.
  */
 export function encodeLines(offsets: Iterable<number>): string {
   const sorted = [...new Set(offsets)].filter((n) => Number.isInteger(n) && n >= 0).sort((a, b) => a - b);
@@ -30,6 +30,9 @@ export function decodeLines(text: string): [number, number][] | undefined {
   }
   return out;
 }
+
+/** What an edge keeps of the function's body_hash to tell which version its lines belong to: 8 characters. */
+export const linesVersion = (bodyHash: string): string => bodyHash.slice(0, 8);
 
 /** Whether any run of `a` meets any run of `b` (both [from, to] inclusive). */
 export function runsMeet(a: readonly [number, number][], b: readonly [number, number][]): boolean {
