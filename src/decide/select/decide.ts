@@ -218,9 +218,11 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         importTimeChanged.push({ id: fn.id, file: info.file, qualname: info.qualname });
         namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
       }
-      if (info.hasDynamicDispatch || info.importTime || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
+      // Dynamic dispatch the edit does not touch: the function's tests are those that ran the edited lines.
+      const dispatches = info.hasDynamicDispatch && fn.dispatchUntouched !== true;
+      if (dispatches || info.importTime || Math.max(...edges.map((e) => e.confidence)) < 0.5) {
         uncertain++;
-        if (info.hasDynamicDispatch) {
+        if (dispatches) {
           hit(OVERRIDES.dynamicDispatch, `${fn.id}: ${OVERRIDES.dynamicDispatch.summary}`, { file: fn.file, function: fn.id });
           widenFiles.set(fn.file, OVERRIDES.dynamicDispatch.code);
         }

@@ -23,7 +23,16 @@ export const OVERRIDES = {
   parseFailure: { code: "parse-failure", effect: "run-all", summary: "a changed file could not be parsed" },
   noEvidence: { code: "no-evidence", effect: "run-all", summary: "a changed function has no coverage evidence" },
   unknownFunction: { code: "function-not-in-graph", effect: "run-all", summary: "a changed function is not in the graph" },
-  dynamicDispatch: { code: "dynamic-dispatch", effect: "widen", summary: "a changed function dispatches dynamically; its module's tests run too" },
+  dynamicDispatch: {
+    code: "dynamic-dispatch",
+    effect: "widen",
+    summary: "a changed function dispatches dynamically; its module's tests run too",
+    examples: [
+      "widens: the edit touches the dispatching line (`return getattr(obj, name)()` becomes `return getattr(obj, name.lower())()`), or adds one",
+      "widens: the edit reaches the whole function (its signature, decorators, defaults or docstring, a name it binds), or guard has no lines for its evidence",
+      "does not widen: a Python edit inside the body on other lines (`if not name: raise KeyError(name)` above the getattr); the tests that ran the edited lines run (runs-changed-lines)",
+    ],
+  },
   moduleStatement: { code: "module-statement", effect: "widen", summary: "a module-level statement changed; its module's tests run too" },
   importTime: {
     code: "import-time-function",
