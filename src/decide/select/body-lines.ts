@@ -203,7 +203,9 @@ function closingAt(body: Node, at: number): Node[] {
 /** Offsets (from the old function's first line) whose tests see the edit; undefined: the whole function. */
 export function touchedOffsets(edit: BodyEdit): Range[] | undefined {
   const { oldFn, newFn } = edit;
-  if (oldFn.variants.length > 0 || newFn.variants.length > 0) return undefined;
+  // An edit to a folded declaration (an `@overload` stub) is an edit to the signature.
+  const meets = (from: number, count: number, ranges: readonly [number, number][]) => count > 0 && ranges.some(([s, e]) => from <= e && s <= from + count - 1);
+  if (edit.hunks.some((h) => meets(h.oldStart, h.oldLines, oldFn.variants) || meets(h.newStart, h.newLines, newFn.variants))) return undefined;
   const oldNode = functionNode(edit.oldTree, oldFn);
   const newNode = functionNode(edit.newTree, newFn);
   const oldBody = oldNode && blockOf(oldNode);

@@ -91,6 +91,20 @@ export const LINE_RULE = {
       selects: ["empty", "loops"],
     },
     {
+      summary: "an implementation behind `@overload` stubs: its body's lines count like any other",
+      before: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      after: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 2\n    return x + '1'\n",
+      ran: { int: [10, 11], str: [10, 12] },
+      selects: ["int"],
+    },
+    {
+      summary: "an edit to an `@overload` stub is an edit to the signature: the whole function",
+      before: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      after: "import typing\n\n@typing.overload\ndef f(x: int) -> float: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      ran: { int: [10, 11], str: [10, 12] },
+      selects: ["int", "str"],
+    },
+    {
       summary: "a signature or default change: the whole function",
       before: "def f(x=1):\n    if x:\n        return 1\n    return 2\n",
       after: "def f(x=2):\n    if x:\n        return 1\n    return 2\n",
