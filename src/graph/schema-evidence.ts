@@ -6,6 +6,10 @@
  *       confidence   1.0 per-test evidence; FILE_CONFIDENCE when only per-test-file evidence was possible
  *       evidence_count  how many recordings have confirmed this edge
  *       A test's lines outside every function (a lazy import, a class body) credit its file's `<module>`.
+ *       lines, lines_hash (Python) the lines the test ran inside the function, as offsets from its first
+ *           line in runs ("1-3,5", src/graph/evidence/line-sets.ts), and the first 8 characters of the function's body_hash when they
+ *           were recorded: selection narrows to the tests whose lines meet a body edit only while the two
+ *           hashes agree; an edge without them counts at function level
  *   (File)-[:READ_BY {last_verified_sha, run_id}]->(Test)   a non-code file the test opened (data, templates)
  *   (Test)-[:FAILED_IN]->(Run)
  *   Test += {duration_ms, last_outcome, evidence_sha, evidence_run}

@@ -1,6 +1,7 @@
 import { dispatchWidens } from "../../code/dynamic-dispatch/rules.ts";
 import { languageForPath } from "../../code/parser.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
+import { edgesMeetingLines } from "./line-rule.ts";
 import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";
 import { findReferences, type ReferenceResult } from "./references.ts";
 import type { FileSummary, OverrideHit, Selection, SelectedTest, SelectionReason } from "./selection.ts";
@@ -219,8 +220,10 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
       }
       const lowConfidence = Math.max(...edges.map((e) => e.confidence)) < 0.5;
-      // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence is weak.
-      const dispatchUncertain = info.hasDynamicDispatch && (lowConfidence || dispatchWidens(info.dispatchRules));
+      // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence
+      // is weak, and only when the edit touches (or adds) a dispatching line: else the function's tests are
+      // those that ran the edited lines.
+      const dispatchUncertain = info.hasDynamicDispatch && fn.dispatchUntouched !== true && (lowConfidence || dispatchWidens(info.dispatchRules));
       if (dispatchUncertain || info.importTime || lowConfidence) {
         uncertain++;
         if (dispatchUncertain) {
@@ -228,10 +231,10 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
           widenFiles.set(fn.file, OVERRIDES.dynamicDispatch.code);
         }
       }
-      for (const e of edges) {
-        freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
+      for (const e of edges) freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
+      // An edit inside the body: the tests whose recorded lines meet it (line-rule.ts); the other rules still apply.
+      for (const e of edgesMeetingLines(edges, fn.bodyOffsets, info.bodyHash))
         chooseId(e.test, { code: e.source === "miss_repair" ? "miss-repair" : "covers-changed-function", function: fn.id, edge: edgeOf(e) });
-      }
     }
     for (const m of f.moduleChanges) {
       units++;

@@ -8,6 +8,10 @@ export interface CoverEdge {
   confidence: number;
   evidenceCount: number;
   lastVerifiedSha?: string;
+  /** The lines the test ran in the function, as offsets from its first line (src/graph/evidence/line-sets.ts). */
+  lines?: string;
+  /** The function's version (linesVersion of its body_hash) when `lines` were recorded: they hold only while it is the graph's. */
+  linesHash?: string;
 }
 
 export interface TestInfo {
@@ -37,6 +41,8 @@ export interface FunctionInfo {
   dispatchRules?: string[];
   /** Its body ran at import time, outside every test (Function.import_time, written by `guard evidence`). */
   importTime?: boolean;
+  /** Function.body_hash: the version of its text the graph holds. */
+  bodyHash?: string;
 }
 
 export interface GraphFacts {

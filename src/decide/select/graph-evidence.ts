@@ -30,7 +30,15 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
   let testsCache: Promise<TestInfo[]> | undefined;
   const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-  const fnInfo = (r: Record<string, unknown>): FunctionInfo => ({ id: String(r.id), file: String(r.file), qualname: String(r.qualname), hasDynamicDispatch: r.dyn === true, ...(r.dynr ? { dispatchRules: String(r.dynr).split(",").filter(Boolean) } : {}), importTime: r.imp === true });
+  const fnInfo = (r: Record<string, unknown>): FunctionInfo => ({
+    id: String(r.id),
+    file: String(r.file),
+    qualname: String(r.qualname),
+    hasDynamicDispatch: r.dyn === true,
+    ...(r.dynr ? { dispatchRules: String(r.dynr).split(",").filter(Boolean) } : {}),
+    importTime: r.imp === true,
+    ...(typeof r.hash === "string" ? { bodyHash: r.hash } : {}),
+  });
 
   return {
     async facts(): Promise<GraphFacts> {
@@ -54,7 +62,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     async functions(ids) {
       const out = new Map<string, FunctionInfo>();
       if (ids.length === 0) return out;
-      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.dynamic_dispatch AS dynr, f.import_time AS imp", { ids })).rows;
+      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.dynamic_dispatch AS dynr, f.import_time AS imp, f.body_hash AS hash", { ids })).rows;
       for (const r of rows) out.set(String(r.id), fnInfo(r));
       return out;
     },
@@ -63,13 +71,13 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
       if (ids.length === 0) return out;
       const rows = (
         await q(
-          "UNWIND $ids AS i MATCH (f:Function {id: i})-[e:COVERED_BY]->(t:Test) RETURN f.id AS f, t.id AS t, e.source AS source, e.confidence AS confidence, e.evidence_count AS n, e.last_verified_sha AS sha",
+          "UNWIND $ids AS i MATCH (f:Function {id: i})-[e:COVERED_BY]->(t:Test) RETURN f.id AS f, t.id AS t, e.source AS source, e.confidence AS confidence, e.evidence_count AS n, e.last_verified_sha AS sha, e.lines AS lines, e.lines_hash AS lh",
           { ids },
         )
       ).rows;
       for (const r of rows) {
         const list = out.get(String(r.f)) ?? [];
-        list.push({ test: String(r.t), source: String(r.source ?? "coverage"), confidence: num(r.confidence) ?? 1, evidenceCount: num(r.n) ?? 1, lastVerifiedSha: str(r.sha) });
+        list.push({ test: String(r.t), source: String(r.source ?? "coverage"), confidence: num(r.confidence) ?? 1, evidenceCount: num(r.n) ?? 1, lastVerifiedSha: str(r.sha), ...(typeof r.lines === "string" && typeof r.lh === "string" ? { lines: r.lines, linesHash: r.lh } : {}) });
         out.set(String(r.f), list);
       }
       return out;

@@ -4,6 +4,7 @@ import { functionAt, functionText, keyedFunctions, type KeyedFunction } from "..
 import { isPythonTestFile } from "../../code/extract/python.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { classifyPath } from "./file-classes.ts";
+import { touchedOffsets } from "./body-lines.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
 import type { ChangedFile, ChangedFunction, ChangedTest, ChangeSlice, FileSlice, ModuleChange } from "./types.ts";
@@ -101,6 +102,13 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
       const fileOfId = change === "added" ? file.path : oldPath;
       const fn: ChangedFunction = { id: `${fileOfId}::${key}`, file: fileOfId, qualname: key, change, startLine: item.startLine, endLine: item.endLine };
       if (change === "moved") fn.movedTo = `${file.path}::${key}`;
+      if (change === "modified" && language === "python" && !file.oldPath && before && after) {
+        const offsets = touchedOffsets({ oldTree: await oldV!.tree(), newTree: await newV!.tree(), oldFn: before, newFn: after, oldFunctions: oldV!.functions, newFunctions: newV!.functions, hunks: changes.hunks });
+        if (offsets) {
+          fn.bodyOffsets = offsets;
+          if (dispatchUntouched(before, after, offsets, changes.added)) fn.dispatchUntouched = true;
+        }
+      }
       if (out.class === "test" && isTestFunction(language, item)) out.tests.push({ file: change === "deleted" ? oldPath : file.path, qualname: key, change });
       else out.functions.push(fn);
     }
@@ -121,6 +129,20 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
     newV?.dispose();
   }
   return out;
+}
+
+/**
+ * A function that dispatches dynamically, edited only on lines where it does not: every dispatching line
+ * is known in both versions, none of the old ones is among the lines the edit touches, and no new one was
+ * added by the edit.
+ */
+function dispatchUntouched(before: KeyedFunction, after: KeyedFunction, offsets: readonly [number, number][], added: readonly number[]): boolean {
+  const oldLines = before.dynamicLines;
+  const newLines = after.dynamicLines;
+  if (!oldLines || !newLines || oldLines.length === 0 || oldLines.includes(0) || newLines.includes(0)) return false;
+  if (oldLines.some((l) => offsets.some(([from, to]) => l - before.startLine >= from && l - before.startLine <= to))) return false;
+  const addedSet = new Set(added);
+  return !newLines.some((l) => addedSet.has(l));
 }
 
 /** Deleted functions that reappear with the same text in another file were moved, not deleted. */

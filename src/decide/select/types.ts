@@ -30,6 +30,17 @@ export interface ChangedFunction {
   /** Line range in the version that has it (new, or old for deleted). */
   startLine: number;
   endLine: number;
+  /**
+   * A modified Python function whose edit stays inside its body: the lines (offsets from its old first
+   * line, [from, to] inclusive) a test must have run to see the edit (src/decide/select/line-rule.ts).
+   * Absent: the whole function counts.
+   */
+  bodyOffsets?: [number, number][];
+  /**
+   * With bodyOffsets: true when the function dispatches dynamically but the edit touches none of the
+   * lines where it does, in either version (src/decide/select/overrides.ts, dynamic-dispatch).
+   */
+  dispatchUntouched?: boolean;
 }
 
 /** A change outside every function: a constant, a class attribute, an import, a top-level statement. */

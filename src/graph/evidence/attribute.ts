@@ -1,12 +1,24 @@
 import type { Evidence } from "./types.ts";
 import { declarationLinesAsHeaders, mapLinesToFunctions } from "./functions.ts";
+import { encodeLines, linesVersion } from "./line-sets.ts";
 import type { FileFunctions } from "./ranges.ts";
 
 /** Per test: the Function ids it executed (its files' `<module>` ids when it ran module-level lines). */
 export type TestFunctions = Map<string, Set<string>>;
 
+/** What a test ran inside one function: offsets from its first line and the function's version then (line-sets.ts). */
+export interface LineEvidence {
+  lines: string;
+  hash: string;
+}
+
 export interface Attribution {
   byTest: TestFunctions;
+  /**
+   * Per test, per function: the lines it ran there. Python only, and only for functions whose body_hash
+   * is known; any other edge carries no lines and selection treats it at function level.
+   */
+  linesByTest?: Map<string, Map<string, LineEvidence>>;
   /** `<module>` id → number of lines that ran at import time. */
   importTime: Map<string, number>;
   /**
@@ -20,6 +32,7 @@ export interface Attribution {
 /** Executed lines → Function ids, per test. Files guard has no functions for (not code) are skipped. */
 export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): Attribution {
   const byTest: TestFunctions = new Map();
+  const linesByTest = new Map<string, Map<string, LineEvidence>>();
   for (const t of ev.tests) byTest.set(t.id, new Set());
   for (const [test, files] of Object.entries(ev.coverage)) {
     const set = byTest.get(test) ?? new Set<string>();
@@ -30,6 +43,14 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
       const m = mapLinesToFunctions(fns.ranges, lines.filter((l) => l > 0));
       for (const id of m.functions) set.add(id);
       if (m.moduleLines.length > 0) set.add(fns.moduleId);
+      if (!file.endsWith(".py")) continue;
+      const perFn = linesByTest.get(test) ?? new Map<string, LineEvidence>();
+      const byId = rangesById(fns);
+      for (const [id, ran] of m.byFunction) {
+        const r = byId.get(id);
+        if (r?.bodyHash) perFn.set(id, { lines: encodeLines(ran.map((l) => l - r.start)), hash: linesVersion(r.bodyHash) });
+      }
+      if (perFn.size > 0) linesByTest.set(test, perFn);
     }
   }
   const importTime = new Map<string, number>();
@@ -43,7 +64,14 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
     for (const id of m.functions) importTimeFunctions.add(id);
     importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
   }
-  return { byTest, importTime, importTimeFunctions };
+  return { byTest, linesByTest, importTime, importTimeFunctions };
+}
+
+const byIdCache = new WeakMap<FileFunctions, Map<string, FileFunctions["ranges"][number]>>();
+function rangesById(fns: FileFunctions): Map<string, FileFunctions["ranges"][number]> {
+  let m = byIdCache.get(fns);
+  if (!m) byIdCache.set(fns, (m = new Map(fns.ranges.map((r) => [r.id, r]))));
+  return m;
 }
 
 /** Every file any test or import touched, and the test files themselves. */

@@ -13,6 +13,8 @@ export interface FunctionRange {
   end: number;
   /** First line that runs only when the function is called; default `start`. */
   bodyStart?: number;
+  /** The function's body_hash (src/graph/schema.ts), when known: per-line evidence is kept only with it. */
+  bodyHash?: string;
 }
 
 export interface LineMapping {
@@ -20,6 +22,8 @@ export interface LineMapping {
   functions: Set<string>;
   /** Executed lines outside every function body: module level, class bodies, headers. */
   moduleLines: number[];
+  /** Function id → the executed lines credited to it. */
+  byFunction: Map<string, number[]>;
 }
 
 /** The innermost range containing `line`, or undefined. Ranges may nest. */
@@ -44,26 +48,33 @@ export function declarationLinesAsHeaders(ranges: readonly FunctionRange[]): Fun
 export function mapLinesToFunctions(ranges: readonly FunctionRange[], lines: readonly number[]): LineMapping {
   const functions = new Set<string>();
   const moduleLines: number[] = [];
+  const byFunction = new Map<string, number[]>();
+  const credit = (id: string, line: number) => {
+    functions.add(id);
+    const list = byFunction.get(id);
+    if (list) list.push(line);
+    else byFunction.set(id, [line]);
+  };
   for (const line of lines) {
     const body = innermost(ranges, line, (r) => r.bodyStart ?? r.start);
     if (body) {
-      functions.add(body.id);
+      credit(body.id, line);
       continue;
     }
     // A header line belongs to whatever encloses the function. A one-liner (`def f(): return 1`) has its
     // body on the header line: inside a test that line is the call running, so it credits the function.
     const header = innermost(ranges, line, (r) => r.start);
     if (header && (header.bodyStart ?? header.start) > header.end) {
-      functions.add(header.id);
+      credit(header.id, line);
       continue;
     }
     const outer = header
       ? innermost(ranges.filter((r) => r !== header && r.start <= header.start && r.end >= header.end && (r.bodyStart ?? r.start) <= line), line, (r) => r.bodyStart ?? r.start)
       : undefined;
-    if (outer) functions.add(outer.id);
+    if (outer) credit(outer.id, line);
     else moduleLines.push(line);
   }
-  return { functions, moduleLines };
+  return { functions, moduleLines, byFunction };
 }
 
 /**

@@ -21,6 +21,7 @@ interface RawDef {
   kind: string;
   start: number;
   end: number;
+  bodyHash?: string;
 }
 
 function toRanges(file: string, root: string, defs: RawDef[]): FileFunctions {
@@ -28,7 +29,7 @@ function toRanges(file: string, root: string, defs: RawDef[]): FileFunctions {
   const lines = python && existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8").split("\n") : [];
   const ranges = defs
     .filter((d) => d.kind !== "module" && d.kind !== "describe")
-    .map((d) => ({ id: d.id, start: d.start, end: d.end, bodyStart: python ? pythonBodyStart(lines, d.start, d.end) : d.start }));
+    .map((d) => ({ id: d.id, start: d.start, end: d.end, bodyStart: python ? pythonBodyStart(lines, d.start, d.end) : d.start, ...(d.bodyHash ? { bodyHash: d.bodyHash } : {}) }));
   return { ranges, moduleId: functionId(file, MODULE_QUALNAME), testIds: defs.filter((d) => d.kind === "test").map((d) => d.id) };
 }
 
@@ -43,12 +44,12 @@ export async function functionsOf(root: string, files: string[], graph?: Graph):
     const { rows } = await graph.roQuery(
       // Only what the indexer wrote has line ranges; the evidence writer's stubs (a function covered before
       // the file was indexed) have none and must not stand in for the extractor.
-      "MATCH (f:Function) WHERE f.file IN $files AND f.start IS NOT NULL RETURN f.id AS id, f.file AS file, f.kind AS kind, f.start AS start, f.end AS end",
+      "MATCH (f:Function) WHERE f.file IN $files AND f.start IS NOT NULL RETURN f.id AS id, f.file AS file, f.kind AS kind, f.start AS start, f.end AS end, f.body_hash AS hash",
       { files },
     );
     for (const r of rows) {
       const list = byFile.get(String(r.file)) ?? [];
-      list.push({ id: String(r.id), kind: String(r.kind), start: Number(r.start), end: Number(r.end) });
+      list.push({ id: String(r.id), kind: String(r.kind), start: Number(r.start), end: Number(r.end), ...(r.hash ? { bodyHash: String(r.hash) } : {}) });
       byFile.set(String(r.file), list);
     }
   }
@@ -73,7 +74,7 @@ export async function functionsOf(root: string, files: string[], graph?: Graph):
       const lang = languageForPath(file);
       if (!lang || !INDEXED_LANGUAGES.has(lang) || !existsSync(join(root, file))) continue;
       const ex = await extractSource(file, lang, readFileSync(join(root, file), "utf8"));
-      defs = ex.defs.map((d) => ({ id: functionId(file, d.qualname), kind: d.kind, start: d.start, end: d.end }));
+      defs = ex.defs.map((d) => ({ id: functionId(file, d.qualname), kind: d.kind, start: d.start, end: d.end, bodyHash: d.bodyHash }));
     }
     out.set(file, toRanges(file, root, defs));
   }

@@ -4,6 +4,7 @@ import type { Graph } from "../client.ts";
 import { cypherLiteral } from "../params.ts";
 import { EVIDENCE_INDEXES, FILE_CONFIDENCE, TEST_CONFIDENCE } from "../schema-evidence.ts";
 import type { Attribution } from "./attribute.ts";
+import { decodeLines, encodeLines } from "./line-sets.ts";
 import { resolveTestId, templatesOf } from "./test-ids.ts";
 import type { Evidence, RecordedTest } from "./types.ts";
 
@@ -78,17 +79,26 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
 
   if (!partial) await markUncollected(graph, tests, new Set(ev.uncollected ?? []));
 
-  const edges: Record<string, string | number>[] = [];
-  const seen = new Set<string>();
+  const edges: Record<string, string | number | null>[] = [];
+  const seen = new Map<string, Record<string, string | number | null>>();
   for (const [test, fns] of attr.byTest) {
     const id = graphId(test);
     if (skip.has(id)) continue;
     const confidence = ev.granularity[test] === "file" ? FILE_CONFIDENCE : TEST_CONFIDENCE;
+    const lineEvidence = ev.granularity[test] === "file" ? undefined : attr.linesByTest?.get(test);
     for (const f of fns) {
       const key = `${f}\0${id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      edges.push({ f, file: f.slice(0, f.indexOf("::")), qualname: f.slice(f.indexOf("::") + 2), t: id, confidence, granularity: ev.granularity[test] ?? "test" });
+      const ran = lineEvidence?.get(f);
+      const prev = seen.get(key);
+      if (prev) {
+        // Cases of one graph test (parameters, subtests): the lines of all of them, or none if one has none.
+        prev.lines = prev.lines !== null && ran && ran.hash === prev.lh ? unionLines(String(prev.lines), ran.lines) : null;
+        if (prev.lines === null) prev.lh = null;
+        continue;
+      }
+      const row = { f, file: f.slice(0, f.indexOf("::")), qualname: f.slice(f.indexOf("::") + 2), t: id, confidence, granularity: ev.granularity[test] ?? "test", lines: ran?.lines ?? null, lh: ran?.hash ?? null };
+      seen.set(key, row);
+      edges.push(row);
     }
   }
   await graph.writeBatch(
@@ -96,7 +106,7 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
      MERGE (f:Function {id: row.f})
      ON CREATE SET f.file = row.file, f.qualname = row.qualname, f.name = row.qualname
      MERGE (f)-[r:COVERED_BY {source: "coverage"}]->(t)
-     SET r.confidence = row.confidence, r.granularity = row.granularity, r.evidence_count = coalesce(r.evidence_count, 0) + 1,
+     SET r.confidence = row.confidence, r.granularity = row.granularity, r.evidence_count = coalesce(r.evidence_count, 0) + 1, r.lines = row.lines, r.lines_hash = row.lh,
          r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
     edges,
   );
@@ -141,6 +151,13 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   const renamed: Record<string, string> = {};
   for (const [a, b] of resolved) if (a !== b) renamed[a] = b;
   return { runId, tests: tests.length, edges: edges.length, reads: reads.length, importTimeFunctions: attr.importTimeFunctions.size, renamed, unrecordable };
+}
+
+function unionLines(a: string, b: string): string | null {
+  const runs = [...(decodeLines(a) ?? []), ...(decodeLines(b) ?? [])];
+  const out: number[] = [];
+  for (const [from, to] of runs) for (let n = from; n <= to; n++) out.push(n);
+  return encodeLines(out);
 }
 
 /**

@@ -1,0 +1,136 @@
+import { decodeLines, linesVersion, runsMeet } from "../../graph/evidence/line-sets.ts";
+import type { CoverEdge } from "./evidence.ts";
+
+/**
+ * The rule that narrows a function's tests to the lines an edit touches, as data with examples (each runs
+ * as a test in test/select/line-rule.test.ts: the edit is sliced through tree-sitter, the tests' lines are
+ * lines they would run, and the selected tests must be exactly `selects`).
+ *
+ * A modified Python function whose edit stays inside its body (not its decorators, signature, defaults or
+ * docstring, and not the names it binds, its global/nonlocal declarations or whether it yields) selects
+ * the tests whose recorded lines in it meet the lines the edit touches (src/decide/select/body-lines.ts
+ * maps them). Every other rule still applies on top (import-time-function, dynamic-dispatch,
+ * collection-time-read, failed-last-run, …). An edge without lines (older evidence, another language,
+ * learned from a miss) or recorded on another version of the function counts as before: its test runs.
+ */
+export interface LineRuleExample {
+  summary: string;
+  before: string;
+  after: string;
+  /** Test → the (absolute, old-version) lines it ran in the function. */
+  ran: Record<string, number[]>;
+  selects: string[];
+}
+
+/** Its tests keep the reason `covers-changed-function`: they run the changed function, where the edit is. */
+export const LINE_RULE = {
+  code: "runs-changed-lines",
+  summary: "the edit stays in the function's body: the tests that ran the lines it touches",
+  examples: [
+    {
+      summary: "an edit in a branch only one test runs selects that test",
+      before: "def f(x):\n    if x > 0:\n        return 'pos'\n    return 'neg'\n",
+      after: "def f(x):\n    if x > 0:\n        return 'POS'\n    return 'neg'\n",
+      ran: { pos: [2, 3], neg: [2, 4] },
+      selects: ["pos"],
+    },
+    {
+      summary: "an edit on a line no test ran selects none of the function's tests",
+      before: "def f(x):\n    if x is None:\n        raise ValueError('x')\n    return x + 1\n",
+      after: "def f(x):\n    if x is None:\n        raise TypeError('x')\n    return x + 1\n",
+      ran: { a: [2, 4], b: [2, 4] },
+      selects: [],
+    },
+    {
+      summary: "a continuation line counts as its statement",
+      before: "def f(x):\n    if x:\n        return 1\n    y = (x,\n         2)\n    return y\n",
+      after: "def f(x):\n    if x:\n        return 1\n    y = (x,\n         3)\n    return y\n",
+      ran: { truthy: [2, 3], falsy: [2, 4, 6] },
+      selects: ["falsy"],
+    },
+    {
+      summary: "`else:` runs nothing of its own: the tests that reached the `if`",
+      before: "def f(x):\n    if x:\n        return 1\n    else:\n        return 2\n",
+      after: "def f(x):\n    if x:\n        return 1\n    elif x is None:\n        return 2\n",
+      ran: { truthy: [2, 3], falsy: [2, 5] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "an insertion after an `if` that closes there may be its `else`: the tests that reached the `if`",
+      before: "def f(x):\n    y = 0\n    if x:\n        return 1\n",
+      after: "def f(x):\n    y = 0\n    if x:\n        return 1\n    else:\n        return 2\n",
+      ran: { truthy: [2, 3, 4], falsy: [2, 3] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "code added after a branch, outside it, runs for every test that reached the `if`",
+      before: "def f(x):\n    if x:\n        x = 2\n    return x\n",
+      after: "def f(x):\n    if x:\n        x = 2\n    x += 1\n    return x\n",
+      ran: { truthy: [2, 3, 4], falsy: [2, 4] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "an insertion inside a branch: the tests that ran its neighbours",
+      before: "def f(x):\n    if x:\n        y = 1\n        return y\n    return 0\n",
+      after: "def f(x):\n    if x:\n        y = 1\n        y += 1\n        return y\n    return 0\n",
+      ran: { truthy: [2, 3, 4], falsy: [2, 5] },
+      selects: ["truthy"],
+    },
+    {
+      summary: "a new binding in a branch no test runs changes the scope of every use: the whole function",
+      before: "def f():\n    if False:\n        pass\n    return n\n",
+      after: "def f():\n    if False:\n        n = 1\n    return n\n",
+      ran: { a: [2, 4] },
+      selects: ["a"],
+    },
+    {
+      summary: "a constant test (`if False:`, `while True:`) may run no line event: the statement around it counts",
+      before: "def f(x):\n    for i in x:\n        while True:\n            break\n    return 0\n",
+      after: "def f(x):\n    for i in x:\n        while i:\n            break\n    return 0\n",
+      ran: { loops: [2, 4, 5], empty: [2, 5] },
+      selects: ["empty", "loops"],
+    },
+    {
+      summary: "an implementation behind `@overload` stubs: its body's lines count like any other",
+      before: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      after: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 2\n    return x + '1'\n",
+      ran: { int: [10, 11], str: [10, 12] },
+      selects: ["int"],
+    },
+    {
+      summary: "an edit to an `@overload` stub is an edit to the signature: the whole function",
+      before: "import typing\n\n@typing.overload\ndef f(x: int) -> int: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      after: "import typing\n\n@typing.overload\ndef f(x: int) -> float: ...\n\n@typing.overload\ndef f(x: str) -> str: ...\n\ndef f(x):\n    if isinstance(x, int):\n        return x + 1\n    return x + '1'\n",
+      ran: { int: [10, 11], str: [10, 12] },
+      selects: ["int", "str"],
+    },
+    {
+      summary: "a signature or default change: the whole function",
+      before: "def f(x=1):\n    if x:\n        return 1\n    return 2\n",
+      after: "def f(x=2):\n    if x:\n        return 1\n    return 2\n",
+      ran: { truthy: [2, 3], falsy: [2, 4] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "a docstring change: the whole function (it is read as `__doc__`, never run)",
+      before: "def f(x):\n    \"\"\"Old.\"\"\"\n    if x:\n        return 1\n    return 2\n",
+      after: "def f(x):\n    \"\"\"New.\"\"\"\n    if x:\n        return 1\n    return 2\n",
+      ran: { truthy: [3, 4], falsy: [3, 5] },
+      selects: ["falsy", "truthy"],
+    },
+  ] as LineRuleExample[],
+};
+
+/**
+ * The edges of a changed function whose tests see an edit to the body lines `offsets` (body-lines.ts),
+ * given the graph's body_hash of the function. Without offsets, every edge.
+ */
+export function edgesMeetingLines(edges: readonly CoverEdge[], offsets: readonly [number, number][] | undefined, bodyHash: string | undefined): CoverEdge[] {
+  if (!offsets || !bodyHash) return [...edges];
+  const version = linesVersion(bodyHash);
+  return edges.filter((e) => {
+    if (e.source !== "coverage" || e.lines === undefined || e.linesHash !== version) return true;
+    const runs = decodeLines(e.lines);
+    return runs === undefined || runsMeet(runs, offsets);
+  });
+}
