@@ -24,7 +24,8 @@ import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
 import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
-import { CORPUS_BENCH, type Peer } from "./corpus.ts";
+import { CORPUS_BENCH } from "./corpus.ts";
+import type { Peer } from "./peers.ts";
 import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
 
 /** flask, find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
