@@ -28,7 +28,7 @@ import { CORPUS_BENCH } from "./corpus.ts";
 import type { Peer } from "./peers.ts";
 import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
 
-/** flask, find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
+/** flask, find-my-way and go-cmp, and the 18 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
 const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
@@ -224,7 +224,8 @@ async function main() {
         // The peer is asked on the same mutated tree and scored the same way as every strategy.
         if (project.peer) {
           const picked = project.peer.select(root);
-          const ids = new Set(picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
+          // A peer that picks test files (vitest, jest) runs every test of each.
+          const ids = new Set("files" in picked ? picked.files.flatMap((f) => testsOfFile.get(f) ?? []) : picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
           strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => runs(ids, k)), missed: killers.filter((k) => !runs(ids, k)).length, testMs: testMs(ids) };
           peerDecideMs = picked.ms;
         }
