@@ -1,6 +1,6 @@
 /**
- * The real-project corpus: 18 projects guard was never tuned on (5 PyPI sdists, 5 npm tarballs with node:test
- * suites, 3 JS/TS packages with vitest or jest suites from their public repositories at the tag of the
+ * The real-project corpus: 19 projects guard was never tuned on (5 PyPI sdists, 5 npm tarballs with node:test
+ * suites, 4 JS/TS packages with vitest or jest suites from their public repositories at the tag of the
  * published version, their test dependencies from npm, and 5 Go modules), pinned, brought in through their
  * registries' own clients. Shared by bench/corpus.ts (init,
  * evidence share, check latency) and the corpus mutants of bench/selection (bench/corpus-mutants.ts).
@@ -177,7 +177,8 @@ export const CORPUS: CorpusProject[] = [
     style: "vitest, npm workspaces (4 packages), specs beside the source, template titles",
     edit: { file: "packages/swap-case/src/index.ts", anchor: "  return result;" },
     sources: [":(glob)packages/*/src/*.ts", ":(exclude,glob)packages/*/src/*.spec.ts"], startupFile: "packages/swap-case/src/index.spec.ts",
-    testDependencies: { vitest: "3.2.7" },
+    // Its tsconfig extends the config of the project's own test wrapper (`ts-scripts test` runs vitest), which vite reads.
+    testDependencies: { vitest: "3.2.7", "@borderless/ts-scripts": "0.15.0" },
   }),
   fromRepo({
     name: "dedent", version: "1.7.2", repo: "dmnd/dedent", tag: "v1.7.2", framework: "jest",
@@ -187,6 +188,13 @@ export const CORPUS: CorpusProject[] = [
     testDependencies: { jest: "29.7.0", "@babel/core": "7.29.16", "@babel/preset-env": "7.29.14", "@babel/preset-typescript": "7.29.7", "console-fail-test": "0.2.3" },
     // The macro's tests run babel-plugin-macros over the built dist/ (which a source mutant never changes).
     drop: ["src/dedent-macro.test.ts", "src/__snapshots__/dedent-macro.test.ts.snap"],
+  }),
+  fromRepo({
+    name: "commander", version: "13.1.0", repo: "tj/commander.js", tag: "v13.1.0", framework: "jest",
+    style: "jest with its own coverage on, CommonJS, 130 test files, one TypeScript test through ts-jest, subprocess tests",
+    edit: { file: "lib/option.js", anchor: "    return this;" },
+    sources: ["index.js", "lib/*.js"], startupFile: "tests/args.literal.test.js",
+    testDependencies: { jest: "29.7.0", "ts-jest": "29.4.15", typescript: "5.7.3", "@types/jest": "29.5.8", "@types/node": "22.20.7" },
   }),
   goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }, "mux_test.go"),
   goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }, "version_test.go"),

@@ -28,7 +28,7 @@ import { CORPUS_BENCH } from "./corpus.ts";
 import type { Peer } from "./peers.ts";
 import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
 
-/** flask, find-my-way and go-cmp, and the 18 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
+/** flask, find-my-way and go-cmp, and the 19 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
 const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
