@@ -167,6 +167,8 @@ async function main() {
   // Runners name tests their own way (go: `pkg:TestX`; the graph: `file::TestX`): compare everything by graph id.
   const graphIdBy = new Map<string, string>();
   for (const t of tables.tests) graphIdBy.set(t.selector, t.id);
+  // A generated or template title reports under names of its own (vitest/jest `it.each`, a title built in a loop).
+  for (const t of tables.tests) for (const r of t.runnerIds) graphIdBy.set(r, t.id);
   for (const t of tables.tests) graphIdBy.set(t.id, t.id);
   const graphId = (runnerId: string) => graphIdBy.get(runnerId) ?? runnerId;
 
