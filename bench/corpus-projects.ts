@@ -113,7 +113,7 @@ interface RepoPackage {
  * (its pnpm lock pins the linters too): npm installs what `testDependencies` names and nothing else.
  */
 function fromRepo(o: RepoPackage): CorpusProject {
-  const plain = o.framework === "vitest" ? ["node_modules/.bin/vitest", "run"] : ["node_modules/.bin/jest", "--ci"];
+  const plain = o.framework === "vitest" ? ["node_modules/.bin/vitest", "run"] : ["node_modules/.bin/jest"];
   return {
     name: o.name, version: o.version, ecosystem: "js", framework: o.framework, style: o.style, edit: o.edit, sources: o.sources, startupFile: o.startupFile,
     plain,
