@@ -5,10 +5,10 @@
  * processes spawned. Off, every call is a no-op, so the hot paths may call it freely.
  */
 const on = !!process.env.GUARD_TIMINGS;
-const phases: Record<string, number> = {};
+let phases: Record<string, number> = {};
 let last = 0;
 let gitSpawns = 0;
-const queries: Record<string, { n: number; ms: number }> = {};
+let queries: Record<string, { n: number; ms: number }> = {};
 
 export const timingsOn = (): boolean => on;
 
@@ -35,7 +35,7 @@ export function timeQuery<T>(label: string, run: () => Promise<T>): Promise<T> {
   });
 }
 
-const notes: Record<string, unknown> = {};
+let notes: Record<string, unknown> = {};
 
 /** Something a phase reports about itself (the index update's own phases, who parsed), printed beside the phases. */
 export function note(key: string, value: unknown): void {
@@ -47,3 +47,27 @@ export function printTimings(): void {
   mark("output");
   process.stderr.write(`${JSON.stringify({ timings: phases, git: gitSpawns, queries, ...notes, totalMs: Math.round(performance.now()) })}\n`);
 }
+
+/**
+ * What was timed since the last call, and start afresh (a long-lived process timing one request of many:
+ * the resident worker returns this with a served check). Undefined when timings are off.
+ */
+export function takeTimings(): Record<string, unknown> | undefined {
+  if (!on) return undefined;
+  mark("reply");
+  const cpu = process.cpuUsage(cpuAtStart);
+  const taken = { timings: phases, git: gitSpawns, queries, ...notes, cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10 };
+  phases = {};
+  queries = {};
+  notes = {};
+  gitSpawns = 0;
+  return taken;
+}
+
+/** Start timing a request from now (the phase before the first mark is not the process's start). */
+export function restartTimings(): void {
+  if (!on) return;
+  last = performance.now();
+  cpuAtStart = process.cpuUsage();
+}
+let cpuAtStart: NodeJS.CpuUsage | undefined;

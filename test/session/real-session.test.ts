@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stopWorker } from "../../src/code/worker/client.ts";
 import { HOSTS } from "../../src/hosts/registry.ts";
+import { guardHome } from "../../src/state/paths.ts";
 import { guard, sh } from "../helpers/repo.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { CACHETOOLS, FIND_MY_WAY, pytestVenv, UUID, type SessionProject } from "./projects.ts";
@@ -15,7 +17,10 @@ let engine: TestEngine;
 beforeAll(async () => {
   engine = await startTestEngine();
 }, 120_000);
-afterAll(() => engine?.stop());
+afterAll(async () => {
+  await stopWorker(guardHome());
+  await engine?.stop();
+});
 
 interface Selection {
   level: string;
@@ -25,7 +30,8 @@ interface Selection {
 
 class Session {
   readonly root: string;
-  env: Record<string, string> = {};
+  /** As a user has it: the parse worker on (bun test turns it off by default), so checks are served by it once it runs. */
+  env: Record<string, string> = { GUARD_PARSE_WORKER: "1", GUARD_PARSE_WORKER_IDLE_SECONDS: "300" };
   constructor(readonly p: SessionProject) {
     this.root = p.build();
   }
@@ -148,7 +154,7 @@ async function play(p: SessionProject, opts: { venv?: boolean } = {}) {
   step("stop gates");
   // Every host's hooks installed: still a subset.
   const hosts = HOSTS.map((h) => h.id);
-  s.env = { HOME: join(s.root, ".guard", "home") };
+  s.env = { ...s.env, HOME: join(s.root, ".guard", "home") };
   expect(s.guard(["hook", "install", ...hosts.flatMap((h) => ["--host", h]), "--git"]).code).toBe(0);
   s.expectSubsetSelecting(s.check());
 

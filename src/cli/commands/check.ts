@@ -15,43 +15,15 @@ export const check: CommandSpec = {
   examples: ["guard check", "guard check --base main --json", "guard check --staged", "guard check src/app.py --list", "python -m pytest $(guard check --list)"],
   async action(args, options) {
     if (args.length > 0) return related(args, options);
-    // The idle-turn path: an unchanged tree answers from the cache with nothing heavy loaded.
     const opts = changeOptions(options);
     const { mark, printTimings } = await import("../../state/timings.ts");
     mark("start");
-    const { checkKey, scanAfterKey } = await import("../../decide/select/fingerprint.ts");
     const { requireRepoRoot } = await import("../../repo/git.ts");
     const root = requireRepoRoot(options.cwd ?? process.cwd());
-    const { readCache, writeCache } = await import("../../decide/select/cache.ts");
-    const key = checkKey(root, opts);
-    const fingerprint = key.fingerprint;
-    const cached = readCache(root, fingerprint);
-    mark("fingerprint");
-    let selection = cached?.selection as import("../../decide/select/selection.ts").Selection | undefined;
-    if (!selection) {
-      const { checkWithTests, periodicFullRunDueAt } = await import("../../decide/select/check.ts");
-      const decided = await checkWithTests(root, { ...opts, scan: scanAfterKey(root, opts, key) });
-      selection = decided.selection;
-      const epoch = decided.epoch;
-      selection.fingerprint = fingerprint;
-      // A periodic full run that falls due later ends the answer then; one due now stays due until a run bumps the epoch.
-      const dueAt = periodicFullRunDueAt(root);
-      if (!selection.fault) writeCache(root, fingerprint, selection, { epoch, expiresAt: dueAt !== undefined && dueAt > Date.now() ? dueAt : undefined });
-      const { appendEvent } = await import("../../state/events.ts");
-      appendEvent(root, {
-        type: "select.check",
-        level: selection.level,
-        trust: selection.trust.score,
-        selected: selection.tests.length,
-        total: selection.estimate.totalTests,
-        savedRatio: selection.estimate.savedRatio,
-        overrides: selection.overrides.map((o) => o.code),
-        fault: selection.fault?.code,
-        elapsedMs: selection.elapsedMs,
-      });
-    }
-    mark("record");
-    await print(selection, options, cached !== undefined);
+    // The resident worker answers when it runs (warm code, the graph's connection open); else this process does.
+    const { askServedCheck } = await import("../../decide/select/served-check.ts");
+    const answer = (await askServedCheck(root, opts)) ?? (await (await import("../../decide/select/answer.ts")).answerCheck(root, opts));
+    await print(answer.selection, options, answer.cached);
     printTimings();
     return EXIT.OK;
   },

@@ -19,8 +19,12 @@ export const parseWorker: CommandSpec = {
       .filter((l): l is (typeof LANGUAGE_IDS)[number] => (LANGUAGE_IDS as readonly string[]).includes(l));
     const idle = Number(options.idleSeconds ?? process.env.GUARD_PARSE_WORKER_IDLE_SECONDS ?? 1800);
     // The hooks' why pre-edit check is served here too; src/code cannot import the why layer itself.
+    // So is `guard check` (check-server.ts).
     const { WHY_EDIT, whyEditHandler } = await import("../../hosts/why-check.ts");
-    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 1800, warm, handlers: { [WHY_EDIT]: whyEditHandler } });
+    const { CHECK_KIND } = await import("../../decide/select/served-check.ts");
+    const { servedCheckHandler } = await import("../../decide/select/check-server.ts");
+    const handlers = { [WHY_EDIT]: whyEditHandler, [CHECK_KIND]: servedCheckHandler() };
+    await runParseWorker({ home: guardHome(), idleSeconds: Number.isFinite(idle) && idle > 0 ? idle : 1800, warm, handlers });
     return EXIT.OK;
   },
 };

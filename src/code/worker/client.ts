@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import type { FileExtract } from "../extract/types.ts";
 import type { LanguageId } from "../grammars.ts";
 import { plainTree, type SyntaxTree } from "../plain-tree.ts";
-import { lineSplitter, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
+import { lineSplitter, parseHello, sourceHash, type ExtractReply, type Hello } from "./protocol.ts";
 import { selfCommand, workerDir, workerIdentity, workerSocketPath } from "./paths.ts";
 
 /** The first line a socket's worker sends (its build and pid), or undefined: no socket, refused, silent, not a worker. */
@@ -33,14 +33,6 @@ export function probe(socket: string, timeoutMs: number): Promise<{ accepted: bo
   });
 }
 
-function parseHello(line: string): Hello | undefined {
-  try {
-    const h = JSON.parse(line) as Hello;
-    return typeof h.hello === "string" && typeof h.pid === "number" ? h : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why a session could not be opened: no worker, one of another build, or one that did not answer. */
 export type OpenFailure = "absent" | "stale" | "silent";

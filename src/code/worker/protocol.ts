@@ -66,3 +66,13 @@ export function lineSplitter(onLine: (line: string) => void): (chunk: string) =>
     if (start < chunk.length) pieces.push(chunk.slice(start));
   };
 }
+
+/** A worker's hello line, or undefined when the line is not one. */
+export function parseHello(line: string): Hello | undefined {
+  try {
+    const h = JSON.parse(line) as Hello;
+    return typeof h.hello === "string" && typeof h.pid === "number" ? h : undefined;
+  } catch {
+    return undefined;
+  }
+}

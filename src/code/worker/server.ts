@@ -61,6 +61,8 @@ const WARMUP_PASSES = 150;
 export async function runParseWorker(o: WorkerOptions): Promise<void> {
   const identity = workerIdentity();
   const socket = workerSocketPath(o.home);
+  // Work the handlers do inside the worker parses here, never by asking a worker (this one would wait for itself).
+  process.env.GUARD_PARSE_WORKER = "0";
   const log = (msg: string) => {
     try {
       appendFileSync(`${workerDir(o.home)}/worker.log`, `${new Date().toISOString()} pid ${process.pid}: ${msg}\n`);

@@ -50,15 +50,24 @@ export function collectChanges(root: string, opts: ChangeOptions & { scan?: Tree
   const baseRef = scan.baseSha || EMPTY_TREE;
   const baseBlobs = new Map<string, string>();
   const wanted: string[] = [];
+  const known = new Map<string, Buffer>();
   for (const r of scan.records) {
     const oldPath = r.oldPath ?? r.path;
     if (r.letter !== "A") {
       if (!ZERO.test(r.oldSha)) baseBlobs.set(oldPath, r.oldSha);
-      wanted.push(`${baseRef}:${oldPath}`);
+      const kept = ZERO.test(r.oldSha) ? undefined : blobMemo.get(r.oldSha);
+      if (kept) known.set(`${baseRef}:${oldPath}`, kept);
+      else wanted.push(`${baseRef}:${oldPath}`);
     }
     if (opts.staged && r.letter !== "D") wanted.push(`:${r.path}`);
   }
   const blobs = readObjects(root, wanted);
+  for (const r of scan.records) {
+    const name = `${baseRef}:${r.oldPath ?? r.path}`;
+    const read = blobs.get(name);
+    if (read && r.letter !== "A" && !ZERO.test(r.oldSha)) blobMemo.set(r.oldSha, Buffer.from(read));
+  }
+  for (const [name, b] of known) blobs.set(name, b);
   const files: ChangedFile[] = [];
   for (const r of scan.records) {
     const status: ChangedFile["status"] = r.letter === "A" || r.letter === "C" ? "added" : r.letter === "D" ? "deleted" : r.letter === "R" ? "renamed" : "modified";
@@ -79,6 +88,28 @@ export function collectChanges(root: string, opts: ChangeOptions & { scan?: Tree
 }
 
 const ZERO = /^0+$/;
+
+/**
+ * Base versions by blob sha, kept for the life of the process (a blob's bytes never change): a long-lived
+ * process (the resident worker serving checks) reads a file's base once per commit, not once per check.
+ */
+const blobMemo = (() => {
+  const LIMIT = 32 * 1024 * 1024;
+  const kept = new Map<string, Buffer>();
+  let bytes = 0;
+  return {
+    get: (sha: string) => kept.get(sha),
+    set(sha: string, b: Buffer) {
+      if (kept.has(sha) || b.length > LIMIT / 4) return;
+      if (bytes + b.length > LIMIT) {
+        kept.clear();
+        bytes = 0;
+      }
+      kept.set(sha, b);
+      bytes += b.length;
+    },
+  };
+})();
 
 function makeFile(status: ChangedFile["status"], path: string, oldPath: string | undefined, untracked: boolean, oldBlob: Buffer | undefined, newBlob: Buffer | undefined): ChangedFile {
   const binary = isBinary(oldBlob) || isBinary(newBlob);

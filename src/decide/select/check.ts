@@ -1,4 +1,5 @@
 import { isGuardError } from "../../cli/errors.ts";
+import type { Graph } from "../../graph/client.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { readEvents } from "../../state/events.ts";
@@ -8,6 +9,7 @@ import { collectChanges, resolveBase, type ChangeOptions } from "./changes.ts";
 import type { TreeScan } from "./fingerprint.ts";
 import { decide, fallback, SelectionFault, type DecideContext } from "./decide.ts";
 import type { EvidenceView, TestInfo } from "./evidence.ts";
+import type { QueryMemo } from "./graph-evidence.ts";
 import { FAULTS } from "./overrides.ts";
 import type { Selection } from "./selection.ts";
 import { sliceChanges } from "./slice.ts";
@@ -25,6 +27,19 @@ export interface CheckOptions extends ChangeOptions {
   ignorePeriodic?: boolean;
   /** What git said about the change, when the caller already asked (the fingerprint's scan): not asked again. */
   scan?: TreeScan;
+  /** Where the graph comes from (default: a connection of its own, closed at the end); the resident worker keeps one open. */
+  openGraph?: GraphOpener;
+  /** Keep the graph's answers per evidence epoch (graph-evidence.ts): the resident worker's checks share them. */
+  queryMemo?: QueryMemo;
+}
+
+/** A graph for one check, and what to do with it afterwards (`failed`: the check hit an engine fault). */
+export type GraphOpener = (root: string, o: { queryTimeoutMs: number; connectTimeoutMs?: number }) => Promise<{ graph: Graph; done(failed: boolean): Promise<void> }>;
+
+const ownConnection: GraphOpener = async (root, o) => {
+  const { openSelectionGraph } = await import("./open-graph.ts");
+  const graph = await openSelectionGraph(root, o);
+  return { graph, done: () => graph.close() };
 }
 
 export function selectSettings(root: string) {
@@ -95,7 +110,8 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
   mark("changes");
   let slice: ChangeSlice | undefined;
   let view = opts.view;
-  let close: (() => Promise<void>) | undefined;
+  let close: ((failed: boolean) => Promise<void>) | undefined;
+  let failed = false;
   const parser = openVersionParser(root);
   try {
     slice = await sliceChanges(changes, opts.staged ? "staged" : "worktree", parser);
@@ -105,22 +121,22 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     const head = baseSha && (opts.base === undefined || opts.base === "HEAD" || gitRaw(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root).stdout.trim() === baseSha) ? baseSha : undefined;
     let repair: ((force: boolean) => Promise<boolean>) | undefined;
     if (!view) {
-      const { openSelectionGraph } = await import("./open-graph.ts");
       const { graphEvidence } = await import("./graph-evidence.ts");
       const { followHead } = await import("./follow-head.ts");
-      const graph = await openSelectionGraph(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
-      close = () => graph.close();
+      const opened = await (opts.openGraph ?? ownConnection)(root, { queryTimeoutMs: opts.queryTimeoutMs ?? settings.queryTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+      const graph = opened.graph;
+      close = opened.done;
       mark("graph-open");
       const timeoutMs = opts.queryTimeoutMs ?? settings.queryTimeoutMs;
       repair = async (force) => {
         if (!(await followHead(root, graph, head, { force }))) return false;
         epoch = currentEpoch(root);
-        view = graphEvidence(graph, { timeoutMs, root });
+        view = graphEvidence(graph, { timeoutMs, root, memo: opts.queryMemo });
         return true;
       };
       await repair(false);
       mark("follow-head");
-      view ??= graphEvidence(graph, { timeoutMs, root });
+      view ??= graphEvidence(graph, { timeoutMs, root, memo: opts.queryMemo });
     }
     const behind = new Map<string, number | undefined>();
     const ctx: DecideContext = {
@@ -162,12 +178,13 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
     return { selection, known: await view!.tests(), epoch };
   } catch (e) {
     const { code, message } = faultCode(e);
+    failed = code === FAULTS.engineDown || code === FAULTS.timeout;
     let tests: TestInfo[] = [];
     if (view && code !== FAULTS.engineDown && code !== FAULTS.timeout) tests = await view.tests().catch(() => []);
     return { selection: fallback(slice, code, message, settings.thresholds, tests), known: tests, epoch };
   } finally {
     parser.close();
-    await close?.().catch(() => {});
+    await close?.(failed).catch(() => {});
   }
 }
 
@@ -176,11 +193,22 @@ export async function checkWithTests(root: string, opts: CheckOptions = {}): Pro
  * not an ancestor, or git does not know the sha).
  */
 export function commitsBetween(root: string, sha: string, base: string): number | undefined {
+  const key = `${root}\0${sha}...${base}`;
+  if (ancestry.has(key)) return ancestry.get(key);
   const r = gitRaw(["rev-list", "--left-right", "--count", `${sha}...${base}`], root);
   if (r.code !== 0) return undefined;
   const [onlySha, onlyBase] = r.stdout.trim().split(/\s+/).map(Number);
-  return onlySha === 0 && Number.isFinite(onlyBase) ? onlyBase : undefined;
+  const n = onlySha === 0 && Number.isFinite(onlyBase) ? onlyBase : undefined;
+  // Two commits' ancestry never changes; "not an ancestor" may (a shallow clone deepened), so it is asked again.
+  if (n !== undefined) {
+    if (ancestry.size > 4096) ancestry.clear();
+    ancestry.set(key, n);
+  }
+  return n;
 }
+
+/** commitsBetween's answers in this process (the resident worker asks the same pairs check after check). */
+const ancestry = new Map<string, number>();
 
 /** `guard check <paths…>`: the tests that cover these files (repository-relative), the full suite on a fault. */
 export async function runRelated(root: string, paths: string[], opts: Pick<CheckOptions, "queryTimeoutMs" | "connectTimeoutMs"> = {}): Promise<Selection> {

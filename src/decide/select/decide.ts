@@ -330,7 +330,15 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const widen = async (file: string, code: string) => {
     const fns = await view.functionsInFiles([file]);
     const cov = await view.coverage(fns.map((fn) => fn.id));
-    for (const [id, edges] of cov) for (const e of edges) chooseId(e.test, { code, function: id, file, edge: edgeOf(e) });
+    // One reason per test and widened file (naming the first of its functions the test covers), not one per
+    // function: a module of 60 functions would otherwise give each test 60 reasons to print and store.
+    const given = new Set<string>();
+    for (const [id, edges] of cov)
+      for (const e of edges) {
+        if (given.has(e.test)) continue;
+        given.add(e.test);
+        chooseId(e.test, { code, function: id, file, edge: edgeOf(e) });
+      }
     for (const imp of await view.importers([file])) for (const t of testsInFile(imp)) choose(t, { code, file });
     for (const t of testsInFile(file)) choose(t, { code, file });
   };

@@ -1,16 +1,32 @@
-import type { Graph } from "../../graph/client.ts";
+import type { Graph, QueryResult } from "../../graph/client.ts";
 import { currentEpoch } from "../../state/select-epoch.ts";
 import { timeQuery } from "../../state/timings.ts";
 import { readTestList, writeTestList } from "./test-list.ts";
 import type { CoverEdge, EvidenceView, FunctionInfo, GraphFacts, TestInfo } from "./evidence.ts";
 
+/** The read queries' answers for one graph at one evidence epoch (`scope` names both); a new scope, a new map. */
+export type QueryMemo = (scope: string) => Map<string, Promise<QueryResult>>;
+
 /**
  * The evidence view over FalkorDB (labels and edges as documented in src/graph/schema.ts). Every query
  * is read-only and bounded by the client's query timeout; errors propagate and become faults.
  */
-export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: string } = {}): EvidenceView {
-  const q = (cypher: string, params?: Record<string, unknown>) =>
+export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: string; memo?: QueryMemo } = {}): EvidenceView {
+  const ask = (cypher: string, params?: Record<string, unknown>) =>
     timeQuery(cypher.replace(/\s+(AS|RETURN|WHERE)\b.*$/s, "").slice(0, 60), () => graph.roQuery(cypher, params as never, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : undefined));
+  // Answers kept for this evidence epoch (every graph write bumps it), when the caller keeps them (the resident worker).
+  const epoch = opts.memo && opts.root ? currentEpoch(opts.root) : undefined;
+  const memo = opts.memo && epoch && epoch !== "0" ? opts.memo(`${graph.name}\0${epoch}`) : undefined;
+  const q = (cypher: string, params?: Record<string, unknown>): Promise<QueryResult> => {
+    if (!memo) return ask(cypher, params);
+    const key = `${cypher}\0${JSON.stringify(params ?? null)}`;
+    const kept = memo.get(key);
+    if (kept) return kept;
+    const asked = ask(cypher, params);
+    memo.set(key, asked);
+    asked.catch(() => memo.delete(key));
+    return asked;
+  };
   let testsCache: Promise<TestInfo[]> | undefined;
   const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);

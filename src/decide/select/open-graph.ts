@@ -19,8 +19,7 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
   // How long selection waits for an engine that is running but silent (hung, stopped): `engine.connectTimeoutMs`.
   const connectTimeoutMs = opts.connectTimeoutMs ?? settings.connectTimeoutMs;
   if (settings.backend === "embedded") {
-    const found = findIndexState(root);
-    if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
+    requireIndexed(root);
     // server.json may be lost or unwritable (a full disk): the server is found by its marker then.
     const server = readState() ?? unrecordedServer();
     if (server && serverProcessAlive(server)) {
@@ -45,4 +44,10 @@ export async function openSelectionGraph(root: string, opts: { queryTimeoutMs: n
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A repository the embedded engine never indexed has nothing to select from: the empty-graph fault. */
+export function requireIndexed(root: string): void {
+  const found = findIndexState(root);
+  if (!("state" in found)) throw new SelectionFault(FAULTS.emptyGraph, describeMissingIndex(found));
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix, relative } from "node:path";
+import { ensureStateDir } from "../../../state/paths.ts";
 import { emptyEvidence, unionLines, type Evidence, type RecordedTest } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { runPool } from "../pool.ts";
@@ -62,7 +63,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
     // A test id is `<package dir>/<file>_test.go::Name`: keep the packages that declare a wanted test.
     const wantedDirs = wanted ? new Set([...wanted].map((id) => posix.dirname(id.slice(0, id.indexOf("::"))))) : undefined;
     const chosenPackages = wantedDirs ? packages.filter((p) => wantedDirs.has(pkgKey(opts.root, p.dir))) : packages;
-    const binaries = buildTestBinaries(chosenPackages, dir, work);
+    const binaries = buildTestBinaries(chosenPackages, dir, binariesDir(opts.root, dir));
     const jobs: (() => Promise<void>)[] = [];
     for (const pkg of chosenPackages) {
       const bin = binaries.get(pkg.importPath)!;
@@ -118,26 +119,48 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
 const COVER_FLAGS = ["-cover", "-covermode=set", "-coverpkg=./..."];
 
 /**
- * Test binaries of `packages`, import path → binary. One `go test -c -o <dir>/` builds them all at once;
- * when that cannot work (two packages share a name, a Go before 1.21), one build per package.
+ * Where a module's test binaries are kept between runs (under guard's git-excluded state directory): `go
+ * test -c` relinks a binary only when its build ID no longer matches, so a second recording of unchanged
+ * code skips the link step (about a second per package).
  */
-function buildTestBinaries(packages: GoPackage[], cwd: string, work: string): Map<string, string> {
+function binariesDir(root: string, moduleDir: string): string {
+  const key = pkgKey(root, moduleDir).replace(/[^\w.-]+/g, "_");
+  return join(ensureStateDir(root), "go-test-binaries", key === "." ? "root" : key);
+}
+
+/**
+ * The file name `go test -c -o <dir>/` gives a package's test binary: the import path's last element, or
+ * the one before a major-version suffix (`example.com/mod/v2` → `mod.test`), as the go command names it.
+ */
+export function testBinaryName(importPath: string): string {
+  const elems = importPath.split("/");
+  let elem = elems.at(-1)!;
+  if (elems.length > 1 && /^v(?:[2-9]|[1-9]\d+)$/.test(elem)) elem = elems.at(-2)!;
+  return `${elem}.test`;
+}
+
+/**
+ * Test binaries of `packages`, import path → binary, built into `bin` (kept between runs). One `go test -c
+ * -o <dir>/` builds them all at once; when that cannot work (two packages share a name, a Go before 1.21),
+ * one build per package.
+ */
+function buildTestBinaries(packages: GoPackage[], cwd: string, bin: string): Map<string, string> {
   const out = new Map<string, string>();
-  const names = packages.map((p) => p.importPath.split("/").pop()!);
+  const names = packages.map((p) => testBinaryName(p.importPath));
   if (packages.length > 1 && new Set(names).size === names.length) {
-    const all = join(work, "bin");
+    const all = join(bin, "all");
     const built = run(["go", "test", "-c", ...COVER_FLAGS, "-o", all + "/", ...packages.map((p) => p.importPath)], cwd);
     if (built.code === 0) {
-      packages.forEach((p, i) => out.set(p.importPath, join(all, `${names[i]}.test`)));
+      packages.forEach((p, i) => out.set(p.importPath, join(all, names[i]!)));
       if ([...out.values()].every((b) => existsSync(b))) return out;
       out.clear();
     }
   }
-  packages.forEach((p, i) => {
-    const bin = join(work, `pkg${i}.test`);
-    const built = run(["go", "test", "-c", ...COVER_FLAGS, "-o", bin, p.importPath], cwd);
+  packages.forEach((p) => {
+    const bin1 = join(bin, "one", `${p.importPath.replace(/[^\w.-]+/g, "_")}.test`);
+    const built = run(["go", "test", "-c", ...COVER_FLAGS, "-o", bin1, p.importPath], cwd);
     if (built.code !== 0) throw recordingFailed(`cannot build the tests of ${p.importPath}`, tail(built.stderr), "run `go vet ./...` and fix the build");
-    out.set(p.importPath, bin);
+    out.set(p.importPath, bin1);
   });
   return out;
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import jestEnvironment from "./jest-environment.mjs" with { type: "text" };
 import nodeTestHook from "./node-test-hook.mjs" with { type: "text" };
@@ -70,7 +71,7 @@ function command(project: JsProject, dir: string, hooks: string, files: string[]
   if (project.runner === "node:test") {
     const prior = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
     return {
-      cmd: ["node", "--test", ...(files.length > 0 ? files : project.nodeTestArgs)],
+      cmd: ["node", "--test", ...nodeTestConcurrency(dir), ...(files.length > 0 ? files : project.nodeTestArgs)],
       env: { NODE_OPTIONS: `${prior}--import=${join(hooks, "node-test-hook.mjs")}` },
     };
   }
@@ -85,6 +86,21 @@ function command(project: JsProject, dir: string, hooks: string, files: string[]
   }
   const { argv, env } = jestLaunch(project.bin!, jestArgs(hooks, files), hooks);
   return { cmd: argv, env: { ...env, GUARD_JEST_BASES: JSON.stringify(jestBases(dir, project.bin!)) } };
+}
+
+/**
+ * Test files run as many at once as there are cores. node's own default is one fewer, which on a
+ * two-core machine runs the files one after the other while the per-test coverage takes make each
+ * file slower; the coverage is per process, so files running side by side never mix. `--test-concurrency`
+ * exists from node 20.10 on; an older node keeps its default.
+ */
+function nodeTestConcurrency(dir: string): string[] {
+  const r = Bun.spawnSync(["node", "--version"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const m = /^v(\d+)\.(\d+)/.exec(r.stdout.toString().trim());
+  if (!m) return [];
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (major < 20 || (major === 20 && minor < 10)) return [];
+  return [`--test-concurrency=${Math.max(1, availableParallelism())}`];
 }
 
 /**

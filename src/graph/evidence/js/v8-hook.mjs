@@ -3,7 +3,7 @@
 // boundary, so each window's counts belong to one test; the window before a file's first test is import
 // time. Writes raw windows and the sources of the scripts they name; guard maps them to lines.
 import inspector from "node:inspector";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const OUT = process.env.GUARD_EVIDENCE_OUT;
@@ -22,8 +22,7 @@ function state() {
   };
   post("Profiler.enable");
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
-  post("Debugger.enable");
-  const s = { post, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`) };
+  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`) };
   process.__guardEvidence = s;
   return s;
 }
@@ -32,6 +31,24 @@ const wanted = (url) => {
   const path = url.startsWith("file://") ? decodeURIComponent(url.slice(7)) : url;
   return path.startsWith(ROOT + "/") && !path.includes("/node_modules/") && !path.startsWith(ROOT + "/.guard/") ? path : undefined;
 };
+
+/**
+ * The text V8 ran, which the offsets count in. Usually the file itself: its length is the script's
+ * top-level range. A script a loader transformed (vitest, babel-jest, a TypeScript loader) is asked of
+ * the debugger, enabled only then: enabling it in every test process costs more than a file read.
+ */
+function sourceOf(s, sc, path) {
+  const length = sc.functions[0]?.ranges[0]?.endOffset;
+  try {
+    const text = readFileSync(path, "utf8");
+    if (sc.functions[0].ranges[0].startOffset === 0 && text.length === length) return text;
+  } catch {}
+  if (!s.debugger) {
+    s.post("Debugger.enable");
+    s.debugger = true;
+  }
+  return s.post("Debugger.getScriptSource", { scriptId: sc.scriptId }).scriptSource;
+}
 
 /** Take the counts since the last take and write them with the test they belong to ("" = import time). */
 function take(owner) {
@@ -43,8 +60,7 @@ function take(owner) {
     if (!path || !sc.functions.some((f) => f.ranges[0].count > 0)) continue;
     if (!s.seen.has(sc.scriptId)) {
       s.seen.add(sc.scriptId);
-      const { scriptSource } = s.post("Debugger.getScriptSource", { scriptId: sc.scriptId });
-      writeFileSync(join(OUT, `source-${process.pid}-${sc.scriptId}.json`), JSON.stringify({ path, source: scriptSource }));
+      writeFileSync(join(OUT, `source-${process.pid}-${sc.scriptId}.json`), JSON.stringify({ path, source: sourceOf(s, sc, path) }));
     }
     scripts.push({ scriptId: sc.scriptId, functions: sc.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count])) });
   }
