@@ -4,7 +4,7 @@
  * scored the same way. The runs are bench/selection/run.ts's, one project at a time (`corpus-<name>`);
  * this script starts them and renders bench/results/corpus-mutants.md from their results.
  *
- *   nice -n 19 bun bench/corpus-mutants.ts run [name…]   the selection bench on each (default: all 15)
+ *   nice -n 19 bun bench/corpus-mutants.ts run [name…]   the selection bench on each (default: all 19)
  *   bun bench/corpus-mutants.ts report                   → bench/results/corpus-mutants.md
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,6 +33,17 @@ interface ResultsFile {
 }
 
 const benchName = (p: CorpusProject) => `corpus-${slug(p)}`;
+/** The peers of bench/selection/peers.ts, by the name their results carry. */
+const PEER_NAMES = ["pytest-testmon", "vitest related", "jest --findRelatedTests"];
+
+/** A JS runner's version in a project's node_modules, for the header. */
+function runnerVersion(pkg: string): string | undefined {
+  for (const p of CORPUS) {
+    const path = join(WORK, benchName(p), "src", "node_modules", pkg, "package.json");
+    if (existsSync(path)) return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
+  }
+  return undefined;
+}
 const chosen = (names: string[]) => (names.length ? CORPUS.filter((p) => names.some((n) => p.name === n || slug(p) === n)) : CORPUS);
 
 function runAll(names: string[]): void {
@@ -71,7 +82,7 @@ function line({ p, r, evidenceMs }: Row): string {
   const killed = r.results.filter((m) => m.killers.length > 0);
   const timedOut = r.results.filter((m) => m.truthError).length;
   const g = score(r, "guard");
-  const peer = ["pytest-testmon"].find((s) => killed.some((m) => m.strategies[s]));
+  const peer = PEER_NAMES.find((s) => killed.some((m) => m.strategies[s]));
   const ps = peer ? score(r, peer) : undefined;
   const timed = killed.filter((m) => m.guard.level !== "skipped" && m.guard.runWallMs >= 0);
   const e2eGuard = timed.reduce((a, m) => a + m.guard.checkWallMs + m.guard.runWallMs, 0);
@@ -98,7 +109,19 @@ function line({ p, r, evidenceMs }: Row): string {
     .concat("|");
 }
 
+/** Rows of the previous report for projects with no results here (run elsewhere, or before): kept as they were. */
+function keptRows(prev: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of CORPUS) {
+    const l = prev.split("\n").find((x) => x.startsWith(`| ${p.name} ${p.version} |`) && !x.includes("| not run |"));
+    if (l) out.set(p.name, l);
+  }
+  return out;
+}
+
 function report(): void {
+  const prev = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+  const kept = keptRows(prev);
   const rows = CORPUS.map(load);
   const done = rows.filter((x) => x.r);
   const dates = done.map((x) => x.r!.date).sort();
@@ -109,16 +132,17 @@ function report(): void {
     "# Real-project corpus: mutants, guard and its peers",
     "",
     `Command: \`nice -n 19 bun bench/corpus-mutants.ts run\` (bench/selection/run.ts --project corpus-<name> --split test --generate --e2e-limit ${E2E_LIMIT}, one project after the other), then \`bun bench/corpus-mutants.ts report\`.`,
-    `Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, shared with other builds and test suites; runs ${dates[0]?.slice(0, 16).replace("T", " ")} – ${dates.at(-1)?.slice(0, 16).replace("T", " ")} UTC, load average (1 min) at the end of each project ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : "—"}. bun ${head}, guard ${done[0]?.r!.guardCmd === "compiled" ? "as the compiled binary (bench/.work/selection-guard)" : "from source"}; Python 3.11, pytest 9.2.0, coverage 7.17.5, pytest-testmon 2.2.0 (one virtualenv outside the repository); node ${process.versions.node} (node:test); ${Bun.spawnSync(["go", "version"]).stdout.toString().trim().replace(/^go version /, "")}.`,
-    "Projects: the 15 of bench/results/corpus.md at the same pins, fetched with the registries' own clients into git-ignored bench/.work/corpus-<name>/ and never committed.",
+    `Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, shared with other builds and test suites; runs ${dates[0]?.slice(0, 16).replace("T", " ")} – ${dates.at(-1)?.slice(0, 16).replace("T", " ")} UTC, load average (1 min) at the end of each project ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : "—"}. bun ${head}, guard ${done[0]?.r!.guardCmd === "compiled" ? "as the compiled binary (bench/.work/selection-guard)" : "from source"}; Python 3.11, pytest 9.2.0, coverage 7.17.5, pytest-testmon 2.2.0 (one virtualenv outside the repository); node ${Bun.spawnSync(["node", "--version"]).stdout.toString().trim().replace(/^v/, "")} (node:test); vitest ${runnerVersion("vitest") ?? "—"} (vite ${runnerVersion("vite") ?? "—"}), jest ${runnerVersion("jest") ?? "—"}, installed by npm into each project at the pins of bench/corpus-projects.ts; ${Bun.spawnSync(["go", "version"]).stdout.toString().trim().replace(/^go version /, "")}.`,
+    "Projects: the 19 of bench/results/corpus.md at the same pins, fetched with the registries' own clients (the four vitest/jest packages from their public repositories at the tag of the published version, their test dependencies from npm) into git-ignored bench/.work/corpus-<name>/ and never committed.",
     "",
     "**Mutants** (the frozen generator): bench/selection/mutate.ts with seed 20260101 over each project's source files (the pathspecs in bench/corpus-projects.ts; tests, data tables and configs left out): 27 single-line mutants (about a third module-level: constants, defaults, decorators, class attributes; the rest in function bodies: flipped comparisons and boolean operators, arithmetic, constants, return values, removed calls and guard clauses) and 3 two-file patches, or 30 single-line ones where the project has one source file. Frozen (positions, line hashes and operator text only) in bench/selection/mutants/corpus-<name>.json before anything was evaluated on them; all held out, nothing tuned on them.",
-    "**Scorer** (the selection bench's): ground truth is the full suite through the project's runner on each mutant; killed = some test that passes unmutated fails; escape = a killed mutant none of whose failing tests the strategy selected (a full-suite fallback never escapes). Test time saved = 1 − (selected tests' own durations, median of 3 unmutated runs) / (the suite's), over killed mutants; in brackets the mean share of the suite's tests selected (what matters where the tests' own time is a few milliseconds: go test reports durations in 10 ms steps, so most Go tests count 0). End to end = `guard check` as a process + the selected tests through the runner, against the full suite's wall time on the same mutant (its ground-truth run), on the first " + E2E_LIMIT + " killed mutants (count in brackets). Decide = median wall time of `guard check` / of the peer's selection (`pytest --testmon-nocollect --collect-only`). Evidence overhead = `guard evidence` (what init records; one run) against the plain full suite through guard's runner (median of 3 runs), wall times at the load of the moment.",
+    "**Scorer** (the selection bench's): ground truth is the full suite through the project's runner on each mutant; killed = some test that passes unmutated fails; escape = a killed mutant none of whose failing tests the strategy selected (a full-suite fallback never escapes). Test time saved = 1 − (selected tests' own durations, median of 3 unmutated runs) / (the suite's), over killed mutants; in brackets the mean share of the suite's tests selected (what matters where the tests' own time is a few milliseconds: go test reports durations in 10 ms steps, so most Go tests count 0). End to end = `guard check` as a process + the selected tests through the runner, against the full suite's wall time on the same mutant (its ground-truth run), on the first " + E2E_LIMIT + " killed mutants (count in brackets). Decide = median wall time of `guard check` / of the peer's selection (`pytest --testmon-nocollect --collect-only`; `vitest list --filesOnly --json --changed HEAD`, the file filter of `vitest related <files> --run` without the run; `jest --listTests --findRelatedTests <files>`). vitest's and jest's peers pick test files: every test of a picked file counts as selected. Evidence overhead = `guard evidence` (what init records; one run) against the plain full suite through guard's runner (median of 3 runs), wall times at the load of the moment.",
     "",
     "| project | eco | mutants | killed | guard escapes | guard test time saved (tests selected) | guard end-to-end saved | full-suite fallbacks | peer (same mutants, same scorer) | decide: guard / peer | evidence overhead |",
     "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
-    ...rows.map(line),
+    ...rows.map((x) => (x.r ? line(x) : (kept.get(x.p.name) ?? line(x)))),
     "",
+    ...(rows.some((x) => !x.r && kept.has(x.p.name)) ? [`Rows with no results in this checkout's bench/.work are kept from the previous report: ${rows.filter((x) => !x.r && kept.has(x.p.name)).map((x) => x.p.name).join(", ")} (their runs, load and guard build are in the text below). The escape count under the table is over the rows run here.`, ""] : []),
     escapes.length ? `guard escapes: ${escapes.map(({ p, m }) => `${p.name} ${m.id} (${m.operator} in ${m.files.join(", ")}; killed by ${m.killers.slice(0, 2).join(", ")})`).join("; ")}.` : `guard escapes: none over ${done.reduce((a, x) => a + score(x.r!, "guard").n, 0)} killed mutants.`,
     "",
   ].join("\n");
@@ -126,10 +150,12 @@ function report(): void {
   const flask = ["dev", "test"].map((sp) => join(WORK, "flask", `results-${sp}.json`)).filter(existsSync);
   const flaskMd = flask.length
     ? ["", "## flask: guard against per-line coverage", "", "`nice -n 19 bun bench/selection/run.ts --project flask --split dev|test --limit 60 --e2e-limit 5` after `bun bench/selection/line-coverage.ts --project flask` (the mutants of bench/selection/mutants/flask.json, first 60 of each split in id order; strategies as in bench/results/selection.md).", "", ...flask.flatMap((f) => [...section(JSON.parse(readFileSync(f, "utf8")) as SelectionResults), ""])].join("\n")
-    : "";
+    : // No flask results in this checkout: the previous report's flask section stays.
+      prev.includes("\n## flask:") && prev.includes("\n## Reading the table")
+      ? prev.slice(prev.indexOf("\n## flask:"), prev.indexOf("\n## Reading the table"))
+      : "";
   // The hand-written part (findings, status against targets) starts at this heading and is kept as it is.
   const KEEP = "\n## Reading the table";
-  const prev = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
   writeFileSync(RESULTS, md + flaskMd + (prev.includes(KEEP) ? prev.slice(prev.indexOf(KEEP)) : ""));
   console.log(md + flaskMd);
 }

@@ -1,10 +1,12 @@
 /**
- * The real-project corpus: 15 projects guard was never tuned on (5 PyPI sdists, 5 npm tarballs, 5 Go
- * modules), pinned, brought in through their registries' own clients. Shared by bench/corpus.ts (init,
+ * The real-project corpus: 19 projects guard was never tuned on (5 PyPI sdists, 5 npm tarballs with node:test
+ * suites, 4 JS/TS packages with vitest or jest suites from their public repositories at the tag of the
+ * published version, their test dependencies from npm, and 5 Go modules), pinned, brought in through their
+ * registries' own clients. Shared by bench/corpus.ts (init,
  * evidence share, check latency) and the corpus mutants of bench/selection (bench/corpus-mutants.ts).
  * Never click, Jinja2 or ufo (kept for independent evaluation).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { jsRunners } from "../test/evidence/runners.ts";
@@ -14,6 +16,8 @@ export interface CorpusProject {
   name: string;
   version: string;
   ecosystem: Ecosystem;
+  /** The JS runner of the suite (node:test where not given). */
+  framework?: "node:test" | "vitest" | "jest";
   /** What kind of suite it is (for the table). */
   style: string;
   /** Unpack the project into `dir` (empty); `downloads` keeps the registry's files between runs. */
@@ -85,6 +89,54 @@ function npm(name: string, version: string, style: string, edit: CorpusProject["
   };
 }
 
+interface RepoPackage {
+  name: string;
+  version: string;
+  /** `owner/name` of the public repository on GitHub, and the tag of the published version. */
+  repo: string;
+  tag: string;
+  framework: "vitest" | "jest";
+  style: string;
+  edit: CorpusProject["edit"];
+  sources: string[];
+  startupFile: string;
+  /** The dev dependencies the tests need, pinned (linters, bundlers and release tools are left out). */
+  testDependencies: Record<string, string>;
+  /** Files of the repository left out of the copy, each with its reason in the project's entry. */
+  drop?: string[];
+}
+
+/**
+ * A JS/TS package whose npm tarball ships no tests: its repository at the tag of the published version
+ * (`git archive` of a bare clone kept in `downloads`), the test dependencies installed by npm at pinned
+ * versions, the package.json's `test` script the runner's plain command. The repository's own lockfile goes
+ * (its pnpm lock pins the linters too): npm installs what `testDependencies` names and nothing else.
+ */
+function fromRepo(o: RepoPackage): CorpusProject {
+  const plain = o.framework === "vitest" ? ["node_modules/.bin/vitest", "run"] : ["node_modules/.bin/jest"];
+  return {
+    name: o.name, version: o.version, ecosystem: "js", framework: o.framework, style: o.style, edit: o.edit, sources: o.sources, startupFile: o.startupFile,
+    plain,
+    fetch(dir, dl) {
+      mkdirSync(dl, { recursive: true });
+      const bare = join(dl, `${o.repo.replace("/", "+")}.git`);
+      if (!existsSync(bare)) must(["git", "clone", "--quiet", "--bare", `https://github.com/${o.repo}`, bare], dl);
+      const tar = join(dl, `${o.repo.replace("/", "+")}-${o.tag.replace(/[^\w.-]/g, "_")}.tar`);
+      must(["git", "--git-dir", bare, "archive", "--format=tar", "-o", tar, o.tag], dl);
+      must(["tar", "xf", tar, "-C", dir], dir);
+      for (const f of [...(o.drop ?? []), "pnpm-lock.yaml", "package-lock.json", "yarn.lock"]) rmSync(join(dir, f), { force: true, recursive: true });
+      const pkgPath = join(dir, "package.json");
+      const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as Record<string, unknown>;
+      pkg.scripts = { test: plain.join(" ").replace("node_modules/.bin/", "") };
+      pkg.devDependencies = o.testDependencies;
+      delete pkg.packageManager;
+      delete pkg.pnpm;
+      writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+      must(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock"], dir);
+    },
+  };
+}
+
 function goModule(path: string, version: string, style: string, edit: CorpusProject["edit"], startupFile: string): CorpusProject {
   return {
     name: path.split("/").slice(1).join("/"), version, ecosystem: "go", style, edit, startupFile,
@@ -112,6 +164,38 @@ export const CORPUS: CorpusProject[] = [
   npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, "test/index.test.js"),
   npm("@fastify/forwarded", "3.1.2", "node:test, one file", { file: "index.js", anchor: "    return parse(header, socketAddr)" }, "test/basic.test.js"),
   npm("fastify-plugin", "6.0.1", "node:test, helpers in lib/", { file: "lib/getPluginName.js", anchor: "  return basename(fileName, extname(fileName))" }, "test/bundlers.test.js"),
+  fromRepo({
+    name: "pathe", version: "2.0.3", repo: "unjs/pathe", tag: "v2.0.3", framework: "vitest",
+    style: "vitest, TypeScript ESM, names generated in loops",
+    edit: { file: "src/_path.ts", anchor: "  return _IS_ABSOLUTE_RE.test(p);" },
+    sources: ["src/*.ts"], startupFile: "test/utils.spec.ts",
+    // zeptomatch is bundled into the published build: the source imports it, so the tests need it.
+    testDependencies: { vitest: "3.2.7", zeptomatch: "2.0.0" },
+  }),
+  fromRepo({
+    name: "change-case", version: "5.4.4", repo: "blakeembrey/change-case", tag: "title-case@4.3.2", framework: "vitest",
+    style: "vitest, npm workspaces (4 packages), specs beside the source, template titles",
+    edit: { file: "packages/swap-case/src/index.ts", anchor: "  return result;" },
+    sources: [":(glob)packages/*/src/*.ts", ":(exclude,glob)packages/*/src/*.spec.ts"], startupFile: "packages/swap-case/src/index.spec.ts",
+    // Its tsconfig extends the config of the project's own test wrapper (`ts-scripts test` runs vitest), which vite reads.
+    testDependencies: { vitest: "3.2.7", "@borderless/ts-scripts": "0.15.0" },
+  }),
+  fromRepo({
+    name: "dedent", version: "1.7.2", repo: "dmnd/dedent", tag: "v1.7.2", framework: "jest",
+    style: "jest, TypeScript through babel, snapshot files, a setup file failing on console output",
+    edit: { file: "src/dedent.ts", anchor: "\treturn result;" },
+    sources: ["src/dedent.ts"], startupFile: "src/dedent.test.ts",
+    testDependencies: { jest: "29.7.0", "@babel/core": "7.29.16", "@babel/preset-env": "7.29.14", "@babel/preset-typescript": "7.29.7", "console-fail-test": "0.2.3" },
+    // The macro's tests run babel-plugin-macros over the built dist/ (which a source mutant never changes).
+    drop: ["src/dedent-macro.test.ts", "src/__snapshots__/dedent-macro.test.ts.snap"],
+  }),
+  fromRepo({
+    name: "commander", version: "13.1.0", repo: "tj/commander.js", tag: "v13.1.0", framework: "jest",
+    style: "jest with its own coverage on, CommonJS, 130 test files, one TypeScript test through ts-jest, subprocess tests",
+    edit: { file: "lib/option.js", anchor: "    return this;" },
+    sources: ["index.js", "lib/*.js"], startupFile: "tests/args.literal.test.js",
+    testDependencies: { jest: "29.7.0", "ts-jest": "29.4.15", typescript: "5.7.3", "@types/jest": "29.5.8", "@types/node": "22.20.7" },
+  }),
   goModule("github.com/gorilla/mux", "v1.8.1", "table tests, HTTP handlers", { file: "mux.go", anchor: "\treturn &Router{namedRoutes: make(map[string]*Route)}" }, "mux_test.go"),
   goModule("github.com/Masterminds/semver/v3", "v3.5.0", "table tests, fuzz targets", { file: "version.go", anchor: "\treturn v.original" }, "version_test.go"),
   goModule("github.com/cespare/xxhash/v2", "v2.3.0", "table tests, build tags", { file: "xxhash.go", anchor: "\treturn NewWithSeed(0)" }, "xxhash_test.go"),

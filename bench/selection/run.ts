@@ -24,10 +24,11 @@ import { gitRaw } from "../../src/repo/git.ts";
 import { freeze, thaw, type FrozenMutant } from "./frozen.ts";
 import { generate, type Mutant } from "./mutate.ts";
 import { prepare } from "./prepare.ts";
-import { CORPUS_BENCH, TESTMON, type Peer } from "./corpus.ts";
+import { CORPUS_BENCH } from "./corpus.ts";
+import { TESTMON, type Peer } from "./peers.ts";
 import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./projects.ts";
 
-/** flask (with pytest-testmon beside guard), find-my-way and go-cmp, and the 15 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
+/** flask (with pytest-testmon beside guard), find-my-way and go-cmp, and the 19 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
 const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, flask: { ...SELECTION_PROJECTS.flask!, peer: TESTMON }, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
 import { withLines, type LinesFile } from "./line-coverage.ts";
@@ -166,6 +167,8 @@ async function main() {
   // Runners name tests their own way (go: `pkg:TestX`; the graph: `file::TestX`): compare everything by graph id.
   const graphIdBy = new Map<string, string>();
   for (const t of tables.tests) graphIdBy.set(t.selector, t.id);
+  // A generated or template title reports under names of its own (vitest/jest `it.each`, a title built in a loop).
+  for (const t of tables.tests) for (const r of t.runnerIds) graphIdBy.set(r, t.id);
   for (const t of tables.tests) graphIdBy.set(t.id, t.id);
   const graphId = (runnerId: string) => graphIdBy.get(runnerId) ?? runnerId;
 
@@ -223,7 +226,8 @@ async function main() {
         // The peer is asked on the same mutated tree and scored the same way as every strategy.
         if (project.peer) {
           const picked = project.peer.select(root);
-          const ids = new Set(picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
+          // A peer that picks test files (vitest, jest) runs every test of each.
+          const ids = new Set("files" in picked ? picked.files.flatMap((f) => testsOfFile.get(f) ?? []) : picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
           strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => runs(ids, k)), missed: killers.filter((k) => !runs(ids, k)).length, testMs: testMs(ids) };
           peerDecideMs = picked.ms;
         }

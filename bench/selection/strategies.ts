@@ -3,7 +3,8 @@ import type { Graph } from "../../src/graph/client.ts";
 import type { Edit } from "./mutate.ts";
 
 export interface GraphTables {
-  tests: { id: string; file: string; selector: string }[];
+  /** Graph tests, with the names their runner reported for them (one per case of a template title). */
+  tests: { id: string; file: string; selector: string; runnerIds: string[] }[];
   /** test file → files it imports, transitively. */
   importsOf: Map<string, Set<string>>;
   /** source file → tests covering any function of it. */
@@ -21,7 +22,12 @@ export interface GraphTables {
 const add = <K, V>(m: Map<K, Set<V>>, k: K, v: V) => (m.get(k) ?? m.set(k, new Set()).get(k)!).add(v);
 
 export async function loadTables(graph: Graph): Promise<GraphTables> {
-  const tests = (await graph.roQuery("MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.selector AS selector")).rows.map((r) => ({ id: String(r.id), file: String(r.file), selector: String(r.selector ?? r.id) }));
+  const tests = (await graph.roQuery("MATCH (t:Test) RETURN t.id AS id, t.file AS file, t.selector AS selector, t.runner_ids AS runnerIds")).rows.map((r) => ({
+    id: String(r.id),
+    file: String(r.file),
+    selector: String(r.selector ?? r.id),
+    runnerIds: Array.isArray(r.runnerIds) ? r.runnerIds.map(String) : [],
+  }));
   const edges = (await graph.roQuery("MATCH (a:File)-[:IMPORTS]->(b:File) RETURN a.path AS a, b.path AS b")).rows;
   const direct = new Map<string, Set<string>>();
   for (const e of edges) add(direct, String(e.a), String(e.b));

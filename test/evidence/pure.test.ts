@@ -4,7 +4,7 @@ import { changedLines } from "../../src/graph/evidence/changed.ts";
 import { parseJunit, parseLcov } from "../../src/graph/evidence/js/bun.ts";
 import { mapLinesToFunctions, pythonBodyStart } from "../../src/graph/evidence/functions.ts";
 import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
-import { executedLines } from "../../src/graph/evidence/js/v8-lines.ts";
+import { executedLines, executedOriginal } from "../../src/graph/evidence/js/v8-lines.ts";
 import { parseCoverProfile, parseVerboseResults } from "../../src/graph/evidence/go/profile.ts";
 import { pytestSelector, pytestTestId } from "../../src/graph/evidence/python/ids.ts";
 import { toEvidence } from "../../src/graph/evidence/python/record.ts";
@@ -38,7 +38,19 @@ test("V8 ranges: an uncalled block inside a called function does not count", () 
 
 test("source map lines decode (VLQ)", () => {
   // gen line 1 → orig line 1; gen line 2 → orig line 3 (AACA: +1 line; AAEA: +2 lines)
-  expect(lineTable({ sources: ["a.ts"], mappings: "AAAA;AAEA" })).toEqual([[[0, 1]], [[0, 3]]]);
+  expect(lineTable({ sources: ["a.ts"], mappings: "AAAA;AAEA" })).toEqual([[[0, 1, 0]], [[0, 3, 0]]]);
+});
+
+test("through a source map, each segment is judged at its own position: a declaration that ran is not its body", () => {
+  // Generated `const isObject = (o) => o !== null;` from two original lines: `const isObject = (o) =>` (1)
+  // and `o !== null;` (2), whose segment starts at column 24, inside the arrow function that never ran.
+  const src = "const isObject = (o) => o !== null;\n";
+  const table = lineTable({ sources: ["keys.ts"], mappings: "AAAA,wBACA" });
+  expect(table).toEqual([[[0, 1, 0], [0, 2, 24]]]);
+  const fn = src.indexOf("(o)");
+  expect(executedOriginal(src, [[[0, src.length, 1]], [[fn, src.indexOf(";"), 0]]], table)).toEqual([[0, 1]]);
+  // Called once: both lines ran.
+  expect(executedOriginal(src, [[[0, src.length, 1]], [[fn, src.indexOf(";"), 1]]], table)).toEqual([[0, 1], [0, 2]]);
 });
 
 test("ids: pytest parameters drop, JS templates and subtests resolve to declared tests", () => {

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { jestLaunch } from "../../graph/evidence/js/jest-launch.ts";
 import { parseJestJson } from "./jest-json.ts";
 import { exactPattern, fullNameRules, planJsBatches, titlePath } from "./name-filter.ts";
 import { shellQuote, type RunPlan, type Runner, type TestResult } from "./types.ts";
@@ -51,9 +52,12 @@ export const jest: Runner = {
     const command = (files: string[], pattern: string | undefined, i: number, selected?: typeof known, notes?: string[]): RunPlan => {
       const resultFile = join(tmp, `jest-${i}.json`);
       const filter = pattern ? [`--testNamePattern=${pattern}`] : [];
-      const argv = [...bin(root, "jest"), "--ci", "--json", `--outputFile=${resultFile}`, ...filter, ...(files.length ? ["--runTestsByPath", ...files] : [])];
+      const args = ["--ci", "--json", `--outputFile=${resultFile}`, ...filter, ...(files.length ? ["--runTestsByPath", ...files] : [])];
+      // Through guard's launcher where the project has its own jest: tests that read process.argv see none of these.
+      const local = join(root, "node_modules", ".bin", "jest");
+      const { argv, env } = existsSync(local) ? jestLaunch(local, args, tmp) : { argv: [...bin(root, "jest"), ...args], env: {} };
       const display = `npx jest ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
-      return { framework: "jest", argv, cwd: root, env: { CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
+      return { framework: "jest", argv, cwd: root, env: { ...env, CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
     };
     if (tests === "all") return [command([], undefined, 0)];
     const { batches, notes } = planJsBatches(tests, known, fullNameRules(true));

@@ -7,6 +7,7 @@ import { classifyPath } from "./file-classes.ts";
 import { touchedOffsets } from "./body-lines.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
+import { syntaxErrorsUntouched } from "./syntax-errors.ts";
 import type { ChangedFile, ChangedFunction, ChangedTest, ChangeSlice, FileSlice, ModuleChange } from "./types.ts";
 import { inProcessVersion, type VersionParser } from "./versions.ts";
 
@@ -16,7 +17,8 @@ interface Version {
   functions: KeyedFunction[];
   /** Python and Go files the runner collects tests from (the extractor's tests), per-test languages only. */
   hasTests: boolean;
-  problems: number;
+  /** The extractor's syntax problems ("line 3: syntax error"). */
+  problems: string[];
   /** The syntax tree, parsed in this process on first use (only module-level lines need it). */
   tree(): Promise<Tree>;
   dispose(): void;
@@ -32,7 +34,7 @@ async function parseVersion(parser: VersionParser, path: string, language: Langu
     lines: text.split("\n"),
     functions: keyedFunctions(got.extract),
     hasTests: got.extract.tests.length > 0,
-    problems: got.extract.problems.length,
+    problems: got.extract.problems,
     tree: () => (tree ??= parse(language, text)),
     dispose: () => void tree?.then((t) => t.delete(), () => {}),
   };
@@ -66,9 +68,11 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
     // A Python module whose name only looks like a test file (`src/pkg/tests.py` holding template tests)
     // is source: pytest collects no test from it, so its functions are code the tests run.
     if (cls === "test" && language === "python" && !isPythonTestFile(file.path) && !oldV?.hasTests && !newV?.hasTests) out.class = "source";
-    if (newV && newV.problems > 0) out.parseProblem = `syntax errors in the new version of ${file.path}`;
     const oldPath = file.oldPath ?? file.path;
     const changes = lineChanges(file.oldText ?? "", file.newText ?? "");
+    // Errors the file already had where the change did not reach (a grammar older than the syntax) are no failure.
+    const untouched = () => oldV !== undefined && syntaxErrorsUntouched({ lines: oldV.lines, problems: oldV.problems, changed: changes.removed }, { lines: newV!.lines, problems: newV!.problems, changed: changes.added });
+    if (newV && newV.problems.length > 0 && !untouched()) out.parseProblem = `syntax errors in the new version of ${file.path}`;
     const touchedOld = new Set<string>();
     const touchedNew = new Set<string>();
     const moduleLines: { side: "old" | "new"; line: number; text: string }[] = [];

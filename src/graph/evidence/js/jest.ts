@@ -80,10 +80,9 @@ export function parseJestResults(text: string): JestAssertion[] {
   return out;
 }
 
-/** The jest command line: guard's environment around the project's own, results as JSON, nothing written to the repository. */
-export function jestCommand(bin: string, hooks: string, files: string[]): string[] {
+/** jest's arguments: guard's environment around the project's own, results as JSON, nothing written to the repository. */
+export function jestArgs(hooks: string, files: string[]): string[] {
   return [
-    bin,
     "--ci",
     `--testEnvironment=${join(hooks, "jest-environment.mjs")}`,
     "--coverage=false",

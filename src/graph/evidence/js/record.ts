@@ -10,7 +10,8 @@ import type { Evidence } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
 import { recordBun } from "./bun.ts";
-import { jestBases, jestCommand, parseJestResults } from "./jest.ts";
+import { jestArgs, jestBases, parseJestResults } from "./jest.ts";
+import { jestLaunch } from "./jest-launch.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
 export interface JsOptions {
@@ -83,7 +84,8 @@ function command(project: JsProject, dir: string, hooks: string, files: string[]
     writeFileSync(join(hooks, "vitest.config.mjs"), config);
     return { cmd: [project.bin!, "run", "--config", join(hooks, "vitest.config.mjs"), "--root", dir, "--coverage.enabled=false", ...files], env: {} };
   }
-  return { cmd: jestCommand(project.bin!, hooks, files), env: { GUARD_JEST_BASES: JSON.stringify(jestBases(dir, project.bin!)) } };
+  const { argv, env } = jestLaunch(project.bin!, jestArgs(hooks, files), hooks);
+  return { cmd: argv, env: { ...env, GUARD_JEST_BASES: JSON.stringify(jestBases(dir, project.bin!)) } };
 }
 
 /**

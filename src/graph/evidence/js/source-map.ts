@@ -11,8 +11,8 @@ export interface RawSourceMap {
   mappings: string;
 }
 
-/** Per generated line (0-based index), the [sourceIndex, originalLine (1-based)] pairs it maps to. */
-export type LineTable = [number, number][][];
+/** Per generated line (0-based index), the [sourceIndex, originalLine (1-based), generatedColumn] of each segment on it. */
+export type LineTable = [number, number, number][][];
 
 function decodeVlq(segment: string): number[] {
   const out: number[] = [];
@@ -38,15 +38,18 @@ export function lineTable(map: RawSourceMap): LineTable {
   let origLine = 0;
   let origCol = 0;
   for (const line of map.mappings.split(";")) {
-    const row: [number, number][] = [];
+    const row: [number, number, number][] = [];
+    // The generated column is relative to the previous segment's on the same line.
+    let genCol = 0;
     for (const seg of line.split(",")) {
       if (!seg) continue;
       const f = decodeVlq(seg);
+      genCol += f[0] ?? 0;
       if (f.length < 4) continue;
       source += f[1]!;
       origLine += f[2]!;
       origCol += f[3]!;
-      row.push([source, origLine + 1]);
+      row.push([source, origLine + 1, genCol]);
     }
     table.push(row);
   }

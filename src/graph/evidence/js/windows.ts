@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { addLines, emptyEvidence, type Evidence, type Framework, type Outcome } from "../types.ts";
 import { externalSourceMapName, inlineSourceMap, lineTable, type LineTable, type RawSourceMap } from "./source-map.ts";
-import { executedLines, type V8Range } from "./v8-lines.ts";
+import { executedLines, executedOriginal, type V8Range } from "./v8-lines.ts";
 
 /** What the in-process hook wrote: one JSON per line. */
 export type WindowRecord =
@@ -17,8 +17,8 @@ export interface ScriptSource {
 
 const rel = (root: string, path: string) => relative(root, path).split("\\").join("/");
 
-/** A script's generated lines → original (file, line), through its source map when it has one. */
-function originalLines(root: string, script: ScriptSource, lines: number[]): Map<string, number[]> {
+/** A script's executed code → original (file, line), through its source map when it has one. */
+function originalLines(root: string, script: ScriptSource, functions: V8Range[][]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   let map: RawSourceMap | undefined = inlineSourceMap(script.source);
   if (!map) {
@@ -31,20 +31,18 @@ function originalLines(root: string, script: ScriptSource, lines: number[]): Map
     }
   }
   if (!map) {
-    out.set(rel(root, script.path), lines);
+    out.set(rel(root, script.path), executedLines(script.source, functions));
     return out;
   }
   const table: LineTable = lineTable(map);
   const base = resolve(dirname(script.path), map.sourceRoot ?? "");
   const sources = map.sources.map((s) => rel(root, s.startsWith("file://") ? decodeURIComponent(s.slice(7)) : resolve(base, s)));
-  for (const line of lines) {
-    for (const [src, orig] of table[line - 1] ?? []) {
-      const file = sources[src];
-      if (!file || file.startsWith("..") || file.includes("node_modules/")) continue;
-      let list = out.get(file);
-      if (!list) out.set(file, (list = []));
-      list.push(orig);
-    }
+  for (const [src, orig] of executedOriginal(script.source, functions, table)) {
+    const file = sources[src];
+    if (!file || file.startsWith("..") || file.includes("node_modules/")) continue;
+    let list = out.get(file);
+    if (!list) out.set(file, (list = []));
+    list.push(orig);
   }
   return out;
 }
@@ -73,7 +71,7 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
     for (const sc of rec.scripts) {
       const script = sources.get(`${rec.pid}:${sc.scriptId}`);
       if (!script) continue;
-      const mapped = originalLines(root, script, executedLines(script.source, sc.functions));
+      const mapped = originalLines(root, script, sc.functions);
       for (const [file, lines] of mapped) addLines(dst, file, lines);
     }
   }
