@@ -91,23 +91,6 @@ test("a signature change keeps the whole function: every test of classify", () =
   });
 }, 120_000);
 
-test("dynamic dispatch the edit does not touch widens nothing: the test that ran the edited branch", () => {
-  during("dispatch-elsewhere", () => {
-    expect(failing()).toEqual(["tests/test_dispatch.py::test_empty_name"]);
-    const s = check();
-    expect(ids(s)).toEqual(["tests/test_dispatch.py::test_empty_name"]);
-    expect(s.overrides.map((o) => o.code)).not.toContain("dynamic-dispatch");
-  });
-}, 120_000);
-
-test("an edit on the dispatching line widens to the module's tests", () => {
-  during("dispatch-line", () => {
-    const s = check();
-    expect(s.overrides.map((o) => o.code)).toContain("dynamic-dispatch");
-    expect(ids(s)).toEqual(["tests/test_dispatch.py::test_call", "tests/test_dispatch.py::test_empty_name"]);
-  });
-}, 120_000);
-
 test("evidence recorded without lines falls back to the whole function", async () => {
   await graphQuery("MATCH (:Function)-[r:COVERED_BY]->(:Test) REMOVE r.lines, r.lines_hash");
   during("branch", () => expect(ids(check())).toEqual([calc("test_negative"), calc("test_positive"), calc("test_zero")]));

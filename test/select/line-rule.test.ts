@@ -30,23 +30,6 @@ describe("edges that cannot be narrowed keep their test", () => {
   test("no offsets: the whole function", () => expect(edgesMeetingLines([edge({})], undefined, "h").length).toBe(1));
 });
 
-describe("dynamic-dispatch widens only when the edit touches where the function dispatches", () => {
-  const before = "def call(obj, name):\n    if not name:\n        raise KeyError(name)\n    return getattr(obj, name)()\n";
-  const slice = async (after: string) => (await sliceFile(file(before, after))).functions.find((f) => f.id === "pkg/m.py::call")!;
-  test("an edit on another line of the body: no widening", async () => {
-    expect((await slice(before.replace("KeyError", "ValueError"))).dispatchUntouched).toBe(true);
-  });
-  test("an edit on the dispatching line widens", async () => {
-    expect((await slice(before.replace("name)()", "name.lower())()"))).dispatchUntouched).toBeUndefined();
-  });
-  test("an edit that adds a dispatching line widens", async () => {
-    expect((await slice(before.replace("raise KeyError(name)", "raise getattr(obj, name)"))).dispatchUntouched).toBeUndefined();
-  });
-  test("a signature change widens", async () => {
-    expect((await slice(before.replace("def call(obj, name):", "def call(obj, name=None):"))).dispatchUntouched).toBeUndefined();
-  });
-});
-
 test("line sets round-trip in runs", () => {
   expect(encodeLines([5, 1, 2, 3, 9, 8, 3])).toBe("1-3,5,8-9");
   expect(decodeLines("1-3,5,8-9")).toEqual([[1, 3], [5, 5], [8, 9]]);

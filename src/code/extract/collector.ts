@@ -162,13 +162,8 @@ export class Collector {
     this.out.calls.push(object === undefined ? { from, kind, name, line } : { from, kind, name, object, line });
   }
 
-  dispatch(ev: DispatchEvent, target: Def = this.fn(), line = 0): void {
-    if (this.rules.length === 0) return;
-    const hits: string[] = [];
-    matchDispatch(this.rules, ev, hits);
-    if (hits.length === 0) return;
-    for (const id of hits) if (!target.dynamic.includes(id)) target.dynamic.push(id);
-    (target.dynamicLines ??= []).push(line);
+  dispatch(ev: DispatchEvent, target: Def = this.fn()): void {
+    if (this.rules.length > 0) matchDispatch(this.rules, ev, target.dynamic);
   }
 
   import(ref: ImportRef): void {

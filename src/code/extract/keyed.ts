@@ -18,8 +18,6 @@ export interface KeyedFunction {
   test: boolean;
   /** Line ranges of declarations folded into it (overload signatures, `@overload` stubs). */
   variants: [number, number][];
-  /** Lines where a dynamic-dispatch rule matched (0: no line of its own); undefined when the extract does not say. */
-  dynamicLines?: number[];
 }
 
 const CODE_KINDS = new Set(["function", "method", "test", "describe"]);
@@ -32,7 +30,7 @@ export function keyedFunctions(x: FileExtract): KeyedFunction[] {
     if (!CODE_KINDS.has(d.kind)) continue;
     const depth = d.parent !== undefined ? (depthOf.get(d.parent) ?? 0) + 1 : d.cls !== undefined ? 1 : 0;
     depthOf.set(d.qualname, depth);
-    byKey.set(d.qualname, { key: d.qualname, name: d.name, startLine: d.start, endLine: d.end, depth, test: tests.has(d.qualname), variants: [], ...(d.dynamicLines ? { dynamicLines: d.dynamicLines } : d.dynamic.length === 0 ? { dynamicLines: [] } : {}) });
+    byKey.set(d.qualname, { key: d.qualname, name: d.name, startLine: d.start, endLine: d.end, depth, test: tests.has(d.qualname), variants: [] });
   }
   for (const v of x.variants ?? []) byKey.get(v.of)?.variants.push([v.start, v.end]);
   return [...byKey.values()];

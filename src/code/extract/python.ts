@@ -113,8 +113,8 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
     col.call("plain", name, line);
     if (name === "__import__") {
       const first = field(n, "arguments")?.namedChild(0);
-      col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" }, undefined, line);
-    } else col.dispatch({ on: "call", name, literalArg: (i) => plainString(field(n, "arguments")?.namedChild(i)) }, undefined, line);
+      col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" });
+    } else col.dispatch({ on: "call", name, literalArg: (i) => plainString(field(n, "arguments")?.namedChild(i)) });
   } else if (ft === "attribute") {
     const obj = field(f, "object");
     const name = field(f, "attribute")?.text ?? "?";
@@ -124,13 +124,13 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
       if (o === undefined) col.call("super", name, line);
       else if ((o === "self" || o === "cls") && col.enclosingClass()) col.call("self", name, line, col.enclosingClass()!.qualname);
       else col.call("member", name, line, ot === "identifier" || ot === "attribute" ? o : undefined);
-      if (ot === "identifier" || ot === "attribute") col.dispatch({ on: "call", name, object: o }, undefined, line);
+      if (ot === "identifier" || ot === "attribute") col.dispatch({ on: "call", name, object: o });
     }
   }
   const kw = kwargsOf.size > 0 ? kwargsOf.get(col.fn().qualname) : undefined;
   if (kw) {
     const args = field(n, "arguments");
-    if (args) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true }, undefined, line);
+    if (args) for (const a of args.namedChildren) if (a?.type === "dictionary_splat" && a.namedChildren[0]?.text === kw) col.dispatch({ on: "call", kwargsForward: true });
   }
 }
 

@@ -46,8 +46,6 @@ export interface Def {
   bodyHash: string;
   /** Ids of dynamic-dispatch rules that matched in this body (not in nested functions). */
   dynamic: string[];
-  /** The lines of those matches (0: a match with no line of its own, such as the function's name). */
-  dynamicLines?: number[];
   /** Qualname of the class this is a method of. */
   cls?: string;
   /** Qualname of the enclosing function, for nested functions. */

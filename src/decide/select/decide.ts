@@ -220,10 +220,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
       }
       const lowConfidence = Math.max(...edges.map((e) => e.confidence)) < 0.5;
-      // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence
-      // is weak, and only when the edit touches (or adds) a dispatching line: else the function's tests are
-      // those that ran the edited lines.
-      const dispatchUncertain = info.hasDynamicDispatch && fn.dispatchUntouched !== true && (lowConfidence || dispatchWidens(info.dispatchRules));
+      // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence is weak.
+      const dispatchUncertain = info.hasDynamicDispatch && (lowConfidence || dispatchWidens(info.dispatchRules));
       if (dispatchUncertain || info.importTime || lowConfidence) {
         uncertain++;
         if (dispatchUncertain) {

@@ -26,12 +26,11 @@ export const OVERRIDES = {
   dynamicDispatch: {
     code: "dynamic-dispatch",
     effect: "widen",
-    summary: "a changed function runs code built from a string, which no evidence names, and the edit touches its dispatching line; its module's tests run too",
+    summary: "a changed function runs code built from a string, which no evidence names; its module's tests run too",
     examples: [
-      "widens: `exec(src, ns)` in a changed function (rule py-eval) on a line the edit touches or adds: the functions it defines outlive the call, and the tests calling them never ran the changed function",
+      "widens: `exec(src, ns)` in a changed function (rule py-eval), whichever line the edit touches (what reaches exec may be built on any of them): the functions it defines outlive the call, and the tests calling them never ran the changed function",
       "does not widen: `getattr(obj, name)()` in a changed function with coverage (py-getattr): whichever method the name picks, the tests that can see the change are the ones that ran the function, and coverage names them",
-      "does not widen: a Python edit inside the body on other lines than the dispatching one (`if not name: raise KeyError(name)` above an `exec`); the tests that ran the edited lines run (runs-changed-lines)",
-      "widens: any dispatch in a changed function whose evidence is weak (every edge below confidence 0.5), or when the graph does not say which rule matched, or when the edit reaches the whole function (signature, decorators, defaults, docstring, a name it binds) or guard has no lines for its evidence",
+      "widens: any dispatch in a changed function whose evidence is weak (every edge below confidence 0.5), or when the graph does not say which rule matched",
     ],
   },
   moduleStatement: {

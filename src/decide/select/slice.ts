@@ -108,10 +108,7 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
       if (change === "moved") fn.movedTo = `${file.path}::${key}`;
       if (change === "modified" && language === "python" && !file.oldPath && before && after) {
         const offsets = touchedOffsets({ oldTree: await oldV!.tree(), newTree: await newV!.tree(), oldFn: before, newFn: after, oldFunctions: oldV!.functions, newFunctions: newV!.functions, hunks: changes.hunks });
-        if (offsets) {
-          fn.bodyOffsets = offsets;
-          if (dispatchUntouched(before, after, offsets, changes.added)) fn.dispatchUntouched = true;
-        }
+        if (offsets) fn.bodyOffsets = offsets;
       }
       if (out.class === "test" && isTestFunction(language, item)) out.tests.push({ file: change === "deleted" ? oldPath : file.path, qualname: key, change });
       else out.functions.push(fn);
@@ -133,20 +130,6 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
     newV?.dispose();
   }
   return out;
-}
-
-/**
- * A function that dispatches dynamically, edited only on lines where it does not: every dispatching line
- * is known in both versions, none of the old ones is among the lines the edit touches, and no new one was
- * added by the edit.
- */
-function dispatchUntouched(before: KeyedFunction, after: KeyedFunction, offsets: readonly [number, number][], added: readonly number[]): boolean {
-  const oldLines = before.dynamicLines;
-  const newLines = after.dynamicLines;
-  if (!oldLines || !newLines || oldLines.length === 0 || oldLines.includes(0) || newLines.includes(0)) return false;
-  if (oldLines.some((l) => offsets.some(([from, to]) => l - before.startLine >= from && l - before.startLine <= to))) return false;
-  const addedSet = new Set(added);
-  return !newLines.some((l) => addedSet.has(l));
 }
 
 /** Deleted functions that reappear with the same text in another file were moved, not deleted. */

@@ -36,11 +36,6 @@ export interface ChangedFunction {
    * Absent: the whole function counts.
    */
   bodyOffsets?: [number, number][];
-  /**
-   * With bodyOffsets: true when the function dispatches dynamically but the edit touches none of the
-   * lines where it does, in either version (src/decide/select/overrides.ts, dynamic-dispatch).
-   */
-  dispatchUntouched?: boolean;
 }
 
 /** A change outside every function: a constant, a class attribute, an import, a top-level statement. */
