@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { python } from "../../fixtures/select/python.ts";
 import { helloFrom, spawnWorker, stopWorker } from "../../src/code/worker/client.ts";
 import { workerIdentity, workerSocketPath } from "../../src/code/worker/paths.ts";
+import { gitSteered } from "../../src/decide/select/served-check.ts";
 import { stopEmbedded } from "../../src/graph/engine/embedded.ts";
 import { guardHome } from "../../src/state/paths.ts";
 import { GIT_ENV, guard, sh } from "../helpers/repo.ts";
@@ -20,7 +21,11 @@ import { preparedProject } from "./fixture.ts";
 
 let engine: TestEngine;
 let root: string;
+// git variables other test files of the run leave set (GIT_CONFIG_GLOBAL=/dev/null) would rightly make the CLI
+// decide itself: this file plays a user's shell, which has none.
+const steering = Object.entries(process.env).filter(([k]) => gitSteered({ [k]: "" }));
 beforeAll(async () => {
+  for (const [k] of steering) delete process.env[k];
   engine = await startTestEngine();
   root = await preparedProject(python);
   // A worker another test file left in this GUARD_HOME started with that file's environment: not ours.
@@ -30,6 +35,7 @@ afterAll(async () => {
   await stopWorker(guardHome());
   await engine?.stop();
   await stopEmbedded(guardHome()).catch(() => {});
+  for (const [k, v] of steering) process.env[k] = v;
 });
 
 interface Answer {
