@@ -39,6 +39,19 @@ function must(cmd: string[], cwd: string): string {
 }
 
 /**
+ * A corpus project fetched into `dir` (empty) and committed as a fresh repository of its own, with the
+ * bench's ignore file: what bench/corpus.ts and bench/evidence-overhead.ts start from.
+ */
+export function checkoutCorpusProject(p: CorpusProject, dir: string, downloads: string): void {
+  mkdirSync(dir, { recursive: true });
+  p.fetch(dir, downloads);
+  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
+  must(["git", "init", "-q", "-b", "main"], dir);
+  must(["git", "add", "-A"], dir);
+  must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
+}
+
+/**
  * One virtualenv for the Python rows of the mutants bench, outside the repository
  * (`$XDG_CACHE_HOME/guard-test-projects`): the test tools guard drives plus pytest-testmon, the peer it
  * compares with. The corpus projects import from their checkout, so nothing of theirs is installed into it.

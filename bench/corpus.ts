@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, hostname, loadavg } from "node:os";
 import { dirname, join } from "node:path";
-import { CORPUS, type CorpusProject, type Ecosystem } from "./corpus-projects.ts";
+import { checkoutCorpusProject, CORPUS, type CorpusProject, type Ecosystem } from "./corpus-projects.ts";
 
 const WORK = join(import.meta.dir, ".work", "corpus");
 const GUARD = join(import.meta.dir, "..", "dist", "guard");
@@ -71,12 +71,7 @@ const comment = (eco: Ecosystem) => (eco === "python" ? "  # corpus edit" : "  /
 function measure(p: CorpusProject): Row {
   const dir = join(WORK, p.name.replace(/[@/]/g, "_"));
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  p.fetch(dir, join(WORK, "downloads"));
-  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
-  must(["git", "init", "-q", "-b", "main"], dir);
-  must(["git", "add", "-A"], dir);
-  must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
+  checkoutCorpusProject(p, dir, join(WORK, "downloads"));
   const row: Row = { project: p, init: "ok" };
   row.plainMs = run(p.plain, dir).ms;
   const index = run([GUARD, "index", "--json"], dir);

@@ -9,10 +9,10 @@
  * Projects come from bench/corpus-projects.ts, fetched once into git-ignored bench/.work/overhead/.
  * Each binary gets a GUARD_HOME of its own there, so graphs never mix.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { CORPUS } from "./corpus-projects.ts";
+import { checkoutCorpusProject, CORPUS } from "./corpus-projects.ts";
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -59,12 +59,7 @@ console.log(`|---|---|---:|${binaries.map(() => "---:|").join("")}---|---|`);
 for (const p of wanted) {
   const dir = join(WORK, p.name.replace(/[@/]/g, "_"));
   if (!existsSync(join(dir, ".git"))) {
-    mkdirSync(dir, { recursive: true });
-    p.fetch(dir, join(WORK, "downloads"));
-    writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
-    must(["git", "init", "-q", "-b", "main"], dir);
-    must(["git", "add", "-A"], dir);
-    must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
+    checkoutCorpusProject(p, dir, join(WORK, "downloads"));
   }
   if (process.env.FETCH_ONLY) continue;
   for (const [name, bin] of binaries) must([bin, "index", "--json"], dir, name);
