@@ -8,6 +8,20 @@ export interface Cli {
   run(argv: string[]): Promise<number>;
 }
 
+/**
+ * cac prints help and the version with console.info, which writes past process.stdout: a failed write
+ * (`--help > /dev/full`) would go unseen. Printed through process.stdout, it reaches output.ts's watch.
+ */
+function printingToStdout<T>(f: () => T): T {
+  const info = console.info;
+  console.info = (...parts: unknown[]) => void process.stdout.write(`${parts.join(" ")}\n`);
+  try {
+    return f();
+  } finally {
+    console.info = info;
+  }
+}
+
 export function buildCli(version: string): Cli {
   const cli = cac("guard");
   let result: Promise<number> | undefined;
@@ -29,12 +43,12 @@ export function buildCli(version: string): Cli {
 
   return {
     async run(argv) {
-      const parsed = cli.parse(argv, { run: false });
+      const parsed = printingToStdout(() => cli.parse(argv, { run: false }));
       if (parsed.options.help || parsed.options.version) return EXIT.OK;
       if (!cli.matchedCommand) {
         const name = parsed.args[0];
         if (name === undefined) {
-          cli.outputHelp();
+          printingToStdout(() => cli.outputHelp());
           return EXIT.OK;
         }
         throw new GuardError(`unknown command: ${name}`, undefined, "run `guard --help` for the list", EXIT.USAGE, "E_USAGE");

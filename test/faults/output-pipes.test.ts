@@ -125,6 +125,21 @@ for (const c of commands)
     }, 120_000);
   });
 
+// Help comes from the command parser, which prints with console.info: it must meet the same rules.
+describe("guard's help text", () => {
+  for (const args of [["--help"], ["check", "--help"], []])
+    test(`guard ${args.join(" ") || "(no command)"}: > /dev/full is exit 1 with the reason; | cat gets what a file gets`, async () => {
+      const p = Bun.spawnSync(["bash", "-c", `"$GUARD" "$@" > /dev/full`, "full", ...args], { cwd: root, env: { ...process.env, GUARD: bin }, stderr: "pipe" });
+      expect(p.exitCode).toBe(1);
+      expect(p.stderr.toString()).toContain("guard: could not write the output (ENOSPC); it is incomplete\n");
+      const expected = toFile(args);
+      expect(expected.toString()).toContain("Usage:");
+      const r = await pipe(args, "cat");
+      expect(r.guardCode).toBe(0);
+      expect(r.received.equals(expected)).toBe(true);
+    }, 60_000);
+});
+
 // A hook call and --version write their answer without node's stdio streams (they cost a fresh process
 // milliseconds); the same rules hold: every byte, or exit 1 with the reason, or 141 when the reader is gone.
 const direct: { name: string; args: string[]; code: number; input?: () => string }[] = [
