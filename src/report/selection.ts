@@ -1,4 +1,5 @@
 import type { Selection, SelectedTest } from "../decide/select/selection.ts";
+import type { LinesFact } from "../decide/select/explain-lines.ts";
 import { runnerIdResolver } from "../graph/evidence/test-ids.ts";
 
 const secs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
@@ -54,11 +55,19 @@ export function matchingTests(tests: readonly SelectedTest[], query: string): Se
   return tests.filter((t) => t.id === graphId);
 }
 
-export function formatExplain(s: Selection, query: string): { text: string; selected: boolean } {
+const runsText = (runs: readonly [number, number][]) => runs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ");
+const linesWord = (runs: readonly [number, number][]) => (runs.length === 1 && runs[0]![0] === runs[0]![1] ? "line" : "lines");
+
+/** `facts`: how the test's recorded lines meet each changed function's edit (decide/select/explain-lines.ts). */
+export function formatExplain(s: Selection, query: string, facts: readonly LinesFact[] = []): { text: string; selected: boolean } {
   const matches = matchingTests(s.tests, query);
   if (matches.length === 0) {
     const lines = [`${query}: not selected (level ${s.level}, ${s.estimate.selectedTests} of ${s.estimate.totalTests} tests)`];
+    const missed = facts.filter((f) => f.shared.length === 0);
     if (s.changes.length === 0) lines.push("  nothing changed against the base");
+    else if (missed.length > 0)
+      for (const f of missed)
+        lines.push(`  it runs ${f.function}, but not the lines the edit touches (rule runs-changed-lines): it ran ${linesWord(f.ran)} ${runsText(f.ran)}, the edit touches ${linesWord(f.touched)} ${runsText(f.touched)}`);
     else lines.push("  no changed function, name or file leads to it: no coverage edge from a changed function, no read of a changed name, not a changed or new test");
     for (const c of s.changes.slice(0, 5)) lines.push(`  changed ${c.path}: ${c.functions.map((f) => f.id).join(", ") || c.moduleChanges.map((m) => m.names.join(",") || m.kind).join("; ") || c.class}`);
     return { text: lines.join("\n"), selected: false };
@@ -68,7 +77,9 @@ export function formatExplain(s: Selection, query: string): { text: string; sele
     lines.push(`${t.id}: selected (level ${s.level})`);
     for (const r of t.reasons.slice(0, 10)) {
       const edge = r.edge ? ` via COVERED_BY {source: ${r.edge.source}, confidence: ${r.edge.confidence}${r.edge.lastVerifiedSha ? `, verified at ${r.edge.lastVerifiedSha.slice(0, 10)}` : ""}}` : "";
-      lines.push(`  because ${r.code}${r.function ? ` ${r.function}` : ""}${r.name ? ` (name ${r.name})` : ""}${r.file && !r.function ? ` ${r.file}` : ""}${edge}`);
+      const met = r.code === "covers-changed-function" ? facts.find((f) => f.shared.length > 0 && f.function === r.function) : undefined;
+      const where = met ? `; it ran ${linesWord(met.shared)} ${runsText(met.shared)}, which the edit touches (rule runs-changed-lines)` : "";
+      lines.push(`  because ${r.code}${r.function ? ` ${r.function}` : ""}${r.name ? ` (name ${r.name})` : ""}${r.file && !r.function ? ` ${r.file}` : ""}${edge}${where}`);
     }
   }
   return { text: lines.join("\n"), selected: true };

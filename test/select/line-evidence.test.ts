@@ -70,6 +70,20 @@ test("an edit in a branch only one test runs selects that test and not the funct
   });
 }, 120_000);
 
+test("guard explain names the lines: the test left out ran classify but not the edited line; the selected one ran it", () => {
+  during("branch", () => {
+    const out = guard(["explain", calc("test_negative")], root);
+    expect(out.code).toBe(0);
+    // classify starts on line 1; test_negative ran lines 2-3 of it (the first test and its return), the edit is line 5.
+    expect(out.stdout).toContain("it runs app/calc.py::classify, but not the lines the edit touches (rule runs-changed-lines): it ran lines 2-3, the edit touches line 5");
+    const sel = guard(["explain", calc("test_zero")], root);
+    expect(sel.stdout).toContain("because covers-changed-function app/calc.py::classify");
+    expect(sel.stdout).toContain("it ran line 5, which the edit touches (rule runs-changed-lines)");
+    const json = JSON.parse(guard(["explain", calc("test_negative"), "--json"], root).stdout).data;
+    expect(json.lines).toEqual([{ function: "app/calc.py::classify", ran: [[2, 3]], touched: [[5, 5]], shared: [] }]);
+  });
+}, 120_000);
+
 test("an edit on a line no test ran selects none of the function's tests", () => {
   during("unrun-line", () => {
     expect(failing()).toEqual([]);

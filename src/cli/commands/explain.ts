@@ -23,12 +23,17 @@ export const explain: CommandSpec = {
     let selection = readCache(root, treeFingerprint(root, opts))?.selection as Selection | undefined;
     if (!selection) selection = await (await import("../../decide/select/check.ts")).runCheck(root, opts);
     const { formatExplain, matchingTests } = await import("../../report/selection.ts");
-    const { text, selected } = formatExplain(selection, test);
+    const { linesFacts } = await import("../../decide/select/explain-lines.ts");
+    const matched = matchingTests(selection.tests, test).map((t) => t.id);
+    // A test left out: the name as given, and as the graph spells a pytest node id (`file::Class.name`).
+    const pytestId = test.replace(/\[.*$/s, "").replace(/^([^:]+::)(.*)$/s, (_, file: string, rest: string) => file + rest.split("::").join("."));
+    const facts = await linesFacts(root, selection, matched.length > 0 ? matched : [...new Set([test, pytestId])]);
+    const { text, selected } = formatExplain(selection, test, facts);
     if (options.json) {
       const { envelope } = await import("../../report/envelope.ts");
       const { emit } = await import("../../report/selection.ts");
       const matches = matchingTests(selection.tests, test);
-      await emit(JSON.stringify(envelope("explain", { test, selected, level: selection.level, tests: matches, changes: selection.changes }), null, 2));
+      await emit(JSON.stringify(envelope("explain", { test, selected, level: selection.level, tests: matches, lines: facts, changes: selection.changes }), null, 2));
     } else process.stdout.write(`${text}\n`);
     return EXIT.OK;
   },

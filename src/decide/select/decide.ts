@@ -45,7 +45,7 @@ function summarize(f: FileSlice): FileSummary {
     oldPath: f.file.oldPath,
     status: f.file.untracked ? "untracked" : f.file.status,
     class: f.class,
-    functions: f.functions.map((fn) => ({ id: fn.id, change: fn.change, ...(fn.movedTo ? { movedTo: fn.movedTo } : {}) })),
+    functions: f.functions.map((fn) => ({ id: fn.id, change: fn.change, ...(fn.movedTo ? { movedTo: fn.movedTo } : {}), ...(fn.bodyOffsets ? { bodyOffsets: fn.bodyOffsets } : {}) })),
     moduleChanges: f.moduleChanges.map((m) => ({ kind: m.kind, names: m.names, line: m.line, side: m.side, ...(m.className ? { className: m.className } : {}) })),
     tests: f.tests.map((t) => ({ qualname: t.qualname, change: t.change })),
     ...(f.parseProblem ? { parseProblem: f.parseProblem } : {}),

@@ -43,7 +43,7 @@ export interface FileSummary {
   oldPath?: string;
   status: string;
   class: FileClass;
-  functions: Pick<ChangedFunction, "id" | "change" | "movedTo">[];
+  functions: Pick<ChangedFunction, "id" | "change" | "movedTo" | "bodyOffsets">[];
   moduleChanges: Pick<ModuleChange, "kind" | "names" | "line" | "side" | "className">[];
   tests: { qualname: string; change: string }[];
   parseProblem?: string;
