@@ -116,7 +116,8 @@ describe("overloads map to one graph id on both sides of a change", () => {
     applyScenario(root, scenario("nested-in-overloaded"));
     try {
       const s = check();
-      expect(s.changes.find((c) => c.path === "app/cli.py")?.functions).toEqual([{ id: "app/cli.py::command.decorator", change: "modified" }]);
+      // An edit inside the body: the lines it touches ride along (offset 1: the nested function's first body line).
+      expect(s.changes.find((c) => c.path === "app/cli.py")?.functions).toEqual([{ id: "app/cli.py::command.decorator", change: "modified", bodyOffsets: [[1, 1]] }]);
       expect(codes(s)).toEqual([]);
       expect(ids(s)).toEqual(["tests/test_cli.py::test_command_names"]);
       expect(pytestFails("tests/test_cli.py::test_command_names")).toBe(true);

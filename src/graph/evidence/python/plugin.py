@@ -62,10 +62,66 @@ def _core():
     return "unknown"
 
 
+# A fixture of class, module, package or session scope runs once, in the setup of the first test that
+# asks for it, and every later test uses what it built. Its setup is recorded under a context of its
+# own and counted for every test that uses it, not only the first.
+_FIXTURE_CONTEXT = "<guard fixture> "
+_fixtures_of = {}
+
+
+def _fixture_key(fixturedef):
+    return "%s%s::%s" % (_FIXTURE_CONTEXT, getattr(fixturedef, "baseid", ""), fixturedef.argname)
+
+
+def _shared_fixtures(item):
+    """The keys of the non-function-scoped fixtures the test uses (its fixture closure)."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = getattr(info, "name2fixturedefs", None) or {}
+    keys = []
+    for name in getattr(item, "fixturenames", ()):
+        fds = defs.get(name)
+        if fds and getattr(fds[-1], "scope", "function") != "function":
+            keys.append(_fixture_key(fds[-1]))
+    return keys
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     _current[0] = item.nodeid
     _cov.switch_context(item.nodeid)
+    shared = _shared_fixtures(item)
+    if shared:
+        _fixtures_of[item.nodeid] = shared
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    if getattr(fixturedef, "scope", "function") == "function":
+        yield
+        return
+    outer = _current[0]
+    _current[0] = _fixture_key(fixturedef)
+    _cov.switch_context(_current[0])
+    try:
+        yield
+    finally:
+        _current[0] = outer
+        _cov.switch_context(outer)
+
+
+def _fold_fixtures(by_context, reads):
+    """Count each shared fixture's setup for every test that uses it; drop the fixtures' own contexts."""
+    for test, keys in _fixtures_of.items():
+        for key in keys:
+            for rel, lines in by_context.get(key, {}).items():
+                mine = by_context.setdefault(test, {})
+                mine[rel] = sorted(set(mine.get(rel, ())) | set(lines))
+            for rel in reads.get(key, ()):
+                reads.setdefault(test, set()).add(rel)
+    for ctx in [c for c in by_context if c.startswith(_FIXTURE_CONTEXT)]:
+        del by_context[ctx]
+    for ctx in [c for c in reads if c.startswith(_FIXTURE_CONTEXT)]:
+        del reads[ctx]
 
 
 def pytest_runtest_logreport(report):
@@ -96,6 +152,7 @@ def pytest_sessionfinish(session, exitstatus):
         for line, contexts in data.contexts_by_lineno(path).items():
             for ctx in contexts:
                 coverage_by_context.setdefault(ctx, {}).setdefault(rel, []).append(line)
+    _fold_fixtures(coverage_by_context, _reads)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     rootdir = os.path.relpath(os.path.realpath(str(session.config.rootpath)), _ROOT).replace(os.sep, "/")
     out = {
