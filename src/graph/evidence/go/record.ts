@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix, relative } from "node:path";
 import { ensureStateDir } from "../../../state/paths.ts";
@@ -22,8 +22,8 @@ interface GoPackage {
   dir: string;
 }
 
-const run = (cmd: string[], cwd: string) => {
-  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, GOFLAGS: process.env.GOFLAGS ?? "" } });
+const run = (cmd: string[], cwd: string, env: Record<string, string> = {}) => {
+  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, GOFLAGS: process.env.GOFLAGS ?? "", ...env } });
   return { code: r.exitCode ?? 1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 };
 
@@ -36,19 +36,23 @@ export const goTestId = (file: string, name: string): string => `${file}::${name
 /**
  * One test binary per package built with coverage of every package in the module (one `go test -c`
  * for all packages, so Go builds them in parallel), the tests listed by the binary itself, then one run
- * per top-level test (`-test.run '^TestX$'`), several at once. Subtests are part of their top-level test.
+ * per top-level test (`-test.run '^TestX$'`), several at once. Subtests are part of their top-level test;
+ * so is what the test binary runs again in a child process (`os.Args[0]` with `-test.run=…` and a
+ * variable telling it to act as a helper), when that child ends through os.Exit or by returning from main.
  */
 export async function recordGo(opts: GoOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
   if (!Bun.which("go")) throw toolMissing("the Go toolchain", "PATH", "install Go from your package manager");
-  const listed = run(["go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Module.Path}}\t{{.Module.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", "./..."], dir);
+  const listed = run(["go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Module.Path}}\t{{.Module.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{range context.ReleaseTags}}{{if eq . \"go1.20\"}}gocoverdir{{end}}{{end}}", "./..."], dir);
   if (listed.code !== 0) throw recordingFailed("go list failed", tail(listed.stderr), "fix the build first (`go build ./...`)");
   const packages: GoPackage[] = [];
   let modulePath = "";
   let moduleDir = dir;
+  // -test.gocoverdir and GOCOVERDIR came with Go 1.20; an older test binary rejects the flag.
+  let coverDirs = false;
   for (const l of listed.stdout.trim().split("\n").filter(Boolean)) {
-    const [importPath, pdir, mpath, mdir, tests, xtests] = l.split("\t") as [string, string, string, string, string, string];
-    if (!modulePath) [modulePath, moduleDir] = [mpath, mdir];
+    const [importPath, pdir, mpath, mdir, tests, xtests, go120] = l.split("\t") as [string, string, string, string, string, string, string];
+    if (!modulePath) [modulePath, moduleDir, coverDirs] = [mpath, mdir, go120 === "gocoverdir"];
     if (Number(tests) + Number(xtests) > 0) packages.push({ importPath, dir: pdir });
   }
 
@@ -70,16 +74,28 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
       const key = pkgKey(opts.root, pkg.dir);
       const files = testFiles(opts.root, pkg.dir);
       const idOf = (name: string) => goTestId(files.get(name) ?? `${key}/?`, name);
-      const list = run([bin, "-test.list", "^(Test|Example|Fuzz)"], pkg.dir);
+      // Listing with a GOCOVERDIR, the binary leaves its meta-data file there on exit: its name holds the
+      // hash of this build, which tells the counters of its own children from those of other programs.
+      const listDir = join(work, `list-${pkgKey(opts.root, pkg.dir).replace(/[^\w.-]+/g, "_")}`);
+      if (coverDirs) mkdirSync(listDir);
+      const list = run([bin, "-test.list", "^(Test|Example|Fuzz)"], pkg.dir, coverDirs ? { GOCOVERDIR: listDir } : {});
+      const ownBuild = coverDirs ? readdirSync(listDir).find((n) => n.startsWith("covmeta."))?.slice("covmeta.".length) : undefined;
       if (list.code !== 0) throw recordingFailed(`the tests of ${pkg.importPath} cannot be listed`, tail(list.stdout + list.stderr), `run \`go test ${pkg.importPath}\``);
       const names = list.stdout.split("\n").map((l) => l.trim()).filter((l) => /^(Test|Example|Fuzz)\w*$/.test(l));
       for (const name of names.filter((t) => !wanted || wanted.has(idOf(t)))) {
         const id = idOf(name);
         const profile = join(work, `${jobs.length}.cov`);
+        const coverDir = join(work, `${jobs.length}.gocoverdir`);
         jobs.push(async () => {
           const started = performance.now();
-          const proc = Bun.spawn([bin, `-test.run=^${name}$`, "-test.v", "-test.count=1", `-test.coverprofile=${profile}`], {
+          // A coverage directory of this test's own, as a flag for the test binary and as GOCOVERDIR for
+          // what it starts (what `go test -cover` does too): a child that is this test binary again
+          // (`os.Args[0] -test.run=…`) writes its counters there when it exits, and the binary's end of
+          // run merges every counter file of its own build found there into the profile.
+          if (coverDirs) mkdirSync(coverDir);
+          const proc = Bun.spawn([bin, `-test.run=^${name}$`, "-test.v", "-test.count=1", `-test.coverprofile=${profile}`, ...(coverDirs ? [`-test.gocoverdir=${coverDir}`] : [])], {
             cwd: pkg.dir,
+            env: coverDirs ? { ...process.env, GOCOVERDIR: coverDir } : process.env,
             stdout: "pipe",
             stderr: "pipe",
           });
@@ -100,9 +116,11 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
             return;
           }
           const cov: Record<string, number[]> = {};
-          for (const [f, lines] of parseCoverProfile(readFileSync(profile, "utf8"))) {
-            const rel = toFile(f);
-            if (rel) cov[rel] = unionLines([...lines]);
+          for (const profiled of [parseCoverProfile(readFileSync(profile, "utf8")), ...(coverDirs ? await otherPrograms(coverDir, ownBuild, pkg.dir, (why) => ev.notes.push(`${id}: ${why}`)) : [])]) {
+            for (const [f, lines] of profiled) {
+              const rel = toFile(f);
+              if (rel) cov[rel] = unionLines([...(cov[rel] ?? []), ...lines]);
+            }
           }
           ev.coverage[id] = cov;
         });
@@ -114,6 +132,31 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
   }
   ev.tests.sort((a, b) => a.id.localeCompare(b.id));
   return ev;
+}
+
+/**
+ * What other coverage-built programs the test started wrote into its coverage directory (a tool it built
+ * with `go build -cover`, which writes its counters to GOCOVERDIR on exit): the test binary's profile holds
+ * only the counters of its own build (the meta-data hash in the file names), so each other build is read
+ * on its own with `go tool covdata textfmt` (each may count in another mode). Files are named
+ * `covmeta.<hash>` and `covcounters.<hash>.<pid>.<time>`; `ownBuild` is the test binary's hash.
+ */
+async function otherPrograms(coverDir: string, ownBuild: string | undefined, cwd: string, note: (why: string) => void): Promise<Map<string, Set<number>>[]> {
+  const names = readdirSync(coverDir);
+  const counted = names.map((n) => /^covcounters\.([0-9a-f]+)\./.exec(n)?.[1]).filter((h) => h !== undefined);
+  const others = [...new Set(counted)].filter((h) => h !== ownBuild && names.includes(`covmeta.${h}`));
+  const out: Map<string, Set<number>>[] = [];
+  for (const hash of others) {
+    const pod = join(coverDir, `build-${hash}`);
+    mkdirSync(pod);
+    for (const n of names.filter((n) => n === `covmeta.${hash}` || n.startsWith(`covcounters.${hash}.`))) linkSync(join(coverDir, n), join(pod, n));
+    const text = `${pod}.txt`;
+    const proc = Bun.spawn(["go", "tool", "covdata", "textfmt", `-i=${pod}`, `-o=${text}`], { cwd, stdout: "ignore", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    if (code === 0 && existsSync(text)) out.push(parseCoverProfile(readFileSync(text, "utf8")));
+    else note(`the coverage another program it started wrote cannot be read (${tail(err, 1)})`);
+  }
+  return out;
 }
 
 const COVER_FLAGS = ["-cover", "-covermode=set", "-coverpkg=./..."];
