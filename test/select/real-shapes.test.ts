@@ -1,6 +1,7 @@
 // Shapes real libraries have, on a real pytest project recorded into the real engine: overload stubs and
 // the decorator nested in the implementation, a source module named tests.py, a fixture named test_*,
-// a constant read only at collection time, getattr with a literal name and with a computed one, exec,
+// a constant read only at collection time, getattr with a literal name and with a computed one, exec of
+// built code and of a file's text,
 // module-level code reading a changed constant, scratch files under an ignored folder. Each scenario's selection must hold the test that really fails under the change, and no more
 // widening than the change needs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -48,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => engine?.stop());
 
 describe("what is a test comes from pytest's collection", () => {
-  test("the fixture named test_client is no test; the runner's thirteen tests are the suite", async () => {
+  test("the fixture named test_client is no test; the runner's fifteen tests are the suite", async () => {
     expect(await graphIds("MATCH (t:Test) RETURN t.id AS id")).toEqual([
       "tests/test_api.py::test_shout",
       "tests/test_cli.py::test_command_names",
@@ -63,8 +64,10 @@ describe("what is a test comes from pytest's collection", () => {
       "tests/test_names.py::test_known",
       "tests/test_names.py::test_registered",
       "tests/test_names.py::test_version",
+      "tests/test_settings.py::test_defaults",
+      "tests/test_settings.py::test_from_file",
     ]);
-    expect(check().estimate.totalTests).toBe(13);
+    expect(check().estimate.totalTests).toBe(15);
   });
 
   test("a changed fixture named test_*: the file's tests run, the fixture is never handed to pytest", () => {
@@ -194,6 +197,18 @@ describe("widening only where it must", () => {
     }
   }, 60_000);
 
+  test("exec of a file's own text is no dispatch: an edit to another line of the loader selects the tests that ran it (no widening)", () => {
+    applyScenario(root, scenario("exec-file"));
+    try {
+      const s = check();
+      expect(codes(s)).toEqual([]);
+      expect(ids(s)).toEqual(["tests/test_settings.py::test_from_file"]);
+      expect(pytestFails("tests/test_settings.py::test_from_file")).toBe(true);
+    } finally {
+      resetProject(root);
+    }
+  }, 60_000);
+
   test("a derived set updated in place at module level by a built-in method: only the tests that read it (no module-statement widening)", () => {
     applyScenario(root, scenario("in-place-update"));
     try {
@@ -219,7 +234,8 @@ describe("widening only where it must", () => {
   }, 60_000);
 
   test("a scratch file under a git-ignored folder is no data dependency, and the graph is not left behind HEAD", async () => {
-    expect(await graphIds("MATCH (f:File)-[:READ_BY]->(:Test) RETURN f.path AS id")).toEqual([]);
+    // The settings file the loader execs is tracked, and is the one data dependency.
+    expect(await graphIds("MATCH (f:File)-[:READ_BY]->(t:Test) RETURN f.path + ' ' + t.id AS id")).toEqual(["tests/app.cfg tests/test_settings.py::test_from_file"]);
     const stats = JSON.parse(guard(["stats", "--json"], root).stdout).data;
     expect(JSON.stringify(stats)).not.toContain(".hypothesis");
     expect(guard(["stats"], root).stdout).not.toContain("stale");

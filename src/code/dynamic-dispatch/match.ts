@@ -3,7 +3,7 @@ import { DISPATCH_RULES, type DispatchRule } from "./rules.ts";
 
 /** What an extractor saw that a dispatch rule may match. */
 export type DispatchEvent =
-  | { on: "call"; name?: string; object?: string; subscript?: boolean; dynamicImport?: boolean; kwargsForward?: boolean; literalArg?: (index: number) => boolean }
+  | { on: "call"; name?: string; object?: string; subscript?: boolean; dynamicImport?: boolean; kwargsForward?: boolean; literalArg?: (index: number) => boolean; fileCodeArg?: (index: number) => boolean }
   | { on: "new"; name: string }
   | { on: "def"; name: string };
 
@@ -25,7 +25,7 @@ export function matchDispatch(rules: DispatchRule[], ev: DispatchEvent, out: str
     let hit = false;
     if (ev.on === "call" && m.call) {
       const c = m.call;
-      if (c.names && ev.name !== undefined && ev.object === undefined && c.names.includes(ev.name)) hit = c.nameArg === undefined || !ev.literalArg?.(c.nameArg);
+      if (c.names && ev.name !== undefined && ev.object === undefined && c.names.includes(ev.name)) hit = (c.nameArg === undefined || !ev.literalArg?.(c.nameArg)) && (c.codeArg === undefined || !ev.fileCodeArg?.(c.codeArg));
       else if (c.objects && ev.object !== undefined && c.objects.includes(ev.object)) hit = true;
       else if (c.subscript && ev.subscript) hit = true;
       else if (c.dynamicImport && ev.dynamicImport) hit = true;

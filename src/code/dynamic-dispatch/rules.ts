@@ -27,6 +27,13 @@ export interface DispatchPattern {
      * (`getattr(obj, "__attrs_attrs__", None)`) is static, like `obj.__attrs_attrs__`, and does not match.
      */
     nameArg?: number;
+    /**
+     * The argument (0-based) that holds the code to run. Code read from a file (`f.read()` of a file the
+     * function opened, `open(p).read()`, `path.read_text()`, or `compile(<such a read>, filename, mode)`) is
+     * that file's own text: no edit of the calling function changes it, coverage traces it under the file's
+     * name and the test's file reads record the file, so the call does not match.
+     */
+    codeArg?: number;
   };
   /** `new Name(...)`. */
   newOf?: string[];
@@ -70,10 +77,22 @@ export const DISPATCH_RULES: readonly DispatchRule[] = [
     languages: ["python"],
     summary: "code evaluated from a string (eval/exec/compile)",
     widens: true,
-    match: { call: { names: ["eval", "exec", "compile"] } },
+    match: { call: { names: ["eval", "exec", "compile"], codeArg: 0 } },
     examples: {
-      dynamic: ["def calc(expr):\n    return eval(expr)\n", "def load(src):\n    exec(src, {})\n"],
-      static: ["def calc(a, b):\n    return a + b\n", "def f(x):\n    return x.evaluate()\n"],
+      dynamic: [
+        "def calc(expr):\n    return eval(expr)\n",
+        "def load(src):\n    exec(src, {})\n",
+        "def make(name):\n    exec(compile(TEMPLATE.format(name=name), '<gen>', 'exec'), NS)\n",
+        "def load(path, extra):\n    with open(path) as f:\n        exec(f.read() + extra)\n",
+        "def load(reader):\n    exec(reader.read())\n",
+      ],
+      static: [
+        "def calc(a, b):\n    return a + b\n",
+        "def f(x):\n    return x.evaluate()\n",
+        "def from_file(filename, ns):\n    with open(filename, mode='rb') as config_file:\n        exec(compile(config_file.read(), filename, 'exec'), ns)\n",
+        "def run(path):\n    exec(open(path).read(), {})\n",
+        "def run(path):\n    exec(compile(path.read_text(), str(path), 'exec'), {})\n",
+      ],
     },
   },
   {

@@ -114,7 +114,10 @@ function call(n: Node, col: Collector, kwargsOf: Map<string, string>): void {
     if (name === "__import__") {
       const first = field(n, "arguments")?.namedChild(0);
       col.dispatch({ on: "call", name, dynamicImport: !!first && first.type !== "string" });
-    } else col.dispatch({ on: "call", name, literalArg: (i) => plainString(field(n, "arguments")?.namedChild(i)) });
+    } else {
+      const arg = (i: number) => field(n, "arguments")?.namedChild(i);
+      col.dispatch({ on: "call", name, literalArg: (i) => plainString(arg(i)), fileCodeArg: (i) => readsFileText(arg(i)) });
+    }
   } else if (ft === "attribute") {
     const obj = field(f, "object");
     const name = field(f, "attribute")?.text ?? "?";
@@ -193,6 +196,41 @@ function isOverloadStub(decorated: Node): boolean {
 }
 
 /** A string literal with no interpolation (`"x"`, `'x'`; not an f-string). */
+/** `open(p)`, `io.open(p)`, `builtins.open(p)`. */
+const isOpenCall = (n: Node | null | undefined): boolean => n?.type === "call" && /^(?:(?:io|builtins)\.)?open$/.test(field(n, "function")?.text ?? "");
+
+/**
+ * Whether `n` is the text of a file: `open(p).read()`, `f.read()` where an enclosing `with open(...) as f`
+ * bound f, `p.read_text()` / `p.read_bytes()`, or `compile(<one of these>, filename, mode)`.
+ */
+function readsFileText(n: Node | null | undefined): boolean {
+  if (n?.type !== "call") return false;
+  const f = field(n, "function");
+  if (f?.type === "identifier") return f.text === "compile" && readsFileText(field(n, "arguments")?.namedChild(0));
+  if (f?.type !== "attribute") return false;
+  const method = field(f, "attribute")?.text;
+  if (method === "read_text" || method === "read_bytes") return true;
+  if (method !== "read") return false;
+  const obj = field(f, "object");
+  if (isOpenCall(obj)) return true;
+  return obj?.type === "identifier" && boundByWithOpen(n, obj.text);
+}
+
+/** An enclosing `with open(...) as name:` inside the same function binds `name`. */
+function boundByWithOpen(from: Node, name: string): boolean {
+  for (let a = from.parent; a && a.type !== "function_definition" && a.type !== "module"; a = a.parent) {
+    if (a.type !== "with_statement") continue;
+    for (const clause of a.namedChildren) {
+      if (clause?.type !== "with_clause") continue;
+      for (const item of clause.namedChildren) {
+        const v = item?.type === "with_item" ? field(item, "value") : null;
+        if (v?.type === "as_pattern" && isOpenCall(v.namedChild(0)) && field(v, "alias")?.text === name) return true;
+      }
+    }
+  }
+  return false;
+}
+
 function plainString(n: Node | null | undefined): boolean {
   if (n?.type !== "string") return false;
   return !n.namedChildren.some((c) => c?.type === "interpolation") && !/^[A-Za-z]*[fF]/.test(n.text);

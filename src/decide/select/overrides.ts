@@ -29,6 +29,7 @@ export const OVERRIDES = {
     summary: "a changed function runs code built from a string, which no evidence names; its module's tests run too",
     examples: [
       "widens: `exec(src, ns)` in a changed function (rule py-eval), whichever line the edit touches (what reaches exec may be built on any of them): the functions it defines outlive the call, and the tests calling them never ran the changed function",
+      "does not widen: `exec(compile(f.read(), path, \"exec\"), ns)` where f is a file the function opened (flask's `Config.from_pyfile`): the code is the file's own text, which no edit of the function changes; coverage traces it under the file's name and the file is the test's data",
       "does not widen: `getattr(obj, name)()` in a changed function with coverage (py-getattr): whichever method the name picks, the tests that can see the change are the ones that ran the function, and coverage names them",
       "widens: any dispatch in a changed function whose evidence is weak (every edge below confidence 0.5), or when the graph does not say which rule matched",
     ],
