@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, hostname } from "node:os";
 import { join } from "node:path";
 import { CORPUS, slug, type CorpusProject } from "./corpus-projects.ts";
-import type { MutantResult } from "./selection/run.ts";
+import type { GuardVs, MutantResult } from "./selection/run.ts";
 import { section, type ResultsFile as SelectionResults } from "./selection/report.ts";
 import { median, pct } from "./selection/stats.ts";
 
@@ -49,6 +49,11 @@ const chosen = (names: string[]) => (names.length ? CORPUS.filter((p) => names.s
 function runAll(names: string[]): void {
   for (const p of chosen(names)) {
     console.error(`corpus mutants: ${p.name} ${p.version}`);
+    // Per-line evidence for the line-coverage strategy, before the mutants (run.ts reads lines.json when present).
+    if (p.ecosystem === "python") {
+      const l = Bun.spawnSync([process.execPath, join(import.meta.dir, "selection", "line-coverage.ts"), "--project", benchName(p)], { stdout: "inherit", stderr: "inherit" });
+      if (l.exitCode !== 0) console.error(`${p.name}: line-coverage exited ${l.exitCode}; its row has no line-coverage figure`);
+    }
     const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "selection", "run.ts"), "--project", benchName(p), "--split", "test", "--generate", "--e2e-limit", String(E2E_LIMIT)], { stdout: "inherit", stderr: "inherit" });
     if (r.exitCode !== 0) console.error(`${p.name}: the selection bench exited ${r.exitCode}`);
   }
