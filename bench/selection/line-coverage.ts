@@ -3,13 +3,20 @@
  * strategy (guard itself records evidence per function). It loads guard's own evidence plugin, whose
  * coverage contexts are each test's node id for its setup, call and teardown ("" while modules import),
  * and keeps the lines instead of mapping them to functions; coverage.py's parser gives the statement lines.
+ * pytest starts the way guard's own recording starts it (src/graph/evidence/python/record.ts): the project's
+ * interpreter, the C tracer, collection errors not stopping the run, node ids taken from pytest's rootdir.
  *
- *   bun bench/selection/line-coverage.ts --project flask   → bench/.work/<project>/lines.json
+ *   bun bench/selection/line-coverage.ts --project flask|corpus-<name>   → bench/.work/<project>/lines.json
+ *
+ * The interpreter is the one guard finds for the project (detectPythonEnv): flask's own .venv; for a corpus
+ * project the shared virtualenv of bench/corpus-projects.ts (corpusVenv), which its checkout links as .venv.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pluginSource from "../../src/graph/evidence/python/plugin.py" with { type: "text" };
+import { detectPythonEnv } from "../../src/graph/evidence/python/environment.ts";
+import { pytestTestId, underRoot } from "../../src/graph/evidence/python/ids.ts";
 import type { GraphTables } from "./strategies.ts";
 
 export interface LinesFile {
@@ -21,42 +28,39 @@ export interface LinesFile {
   statements: Record<string, number[]>;
 }
 
-/** pytest node id → the graph's test id (`file::Class.name`, parameters folded). */
-export const testIdOf = (nodeid: string) => {
-  const [file, ...rest] = nodeid.replace(/\[.*$/s, "").split("::");
-  return `${file}::${rest.join(".")}`;
-};
+/** The project's interpreter, as guard finds it: `<root>/.venv` (flask's own; a corpus project's link to the shared virtualenv), else python3. */
+export const projectPython = (root: string) => detectPythonEnv(root).python;
 
-export function measure(root: string): LinesFile {
+export function measure(root: string, python = projectPython(root)): LinesFile {
   const tmp = mkdtempSync(join(tmpdir(), "guard-bench-lines-"));
   writeFileSync(join(tmp, "guard_evidence.py"), pluginSource);
   const out = join(tmp, "out");
-  const py = join(root, ".venv", "bin", "python");
-  const r = Bun.spawnSync([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "guard_evidence"], {
+  const r = Bun.spawnSync([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:cov", "-p", "guard_evidence", "--continue-on-collection-errors"], {
     cwd: root,
-    env: { ...process.env, PYTHONPATH: tmp, GUARD_EVIDENCE_ROOT: root, GUARD_EVIDENCE_OUT: out, PYTHONDONTWRITEBYTECODE: "1" },
+    env: { ...process.env, PYTHONPATH: [tmp, process.env.PYTHONPATH].filter(Boolean).join(":"), COVERAGE_CORE: "ctrace", GUARD_EVIDENCE_ROOT: root, GUARD_EVIDENCE_OUT: out, PYTHONDONTWRITEBYTECODE: "1" },
     stdout: "pipe",
     stderr: "pipe",
   });
-  if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`pytest with the evidence plugin exited ${r.exitCode}: ${r.stderr.toString().slice(-500)}`);
+  if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`${python} -m pytest with the evidence plugin exited ${r.exitCode}: ${(r.stdout.toString() + r.stderr.toString()).slice(-500)}`);
   const lines: LinesFile["lines"] = {};
   const importTime: LinesFile["importTime"] = {};
   for (const f of readdirSync(out)) {
-    const ev = JSON.parse(readFileSync(join(out, f), "utf8")) as { coverage: Record<string, Record<string, number[]>> };
+    const ev = JSON.parse(readFileSync(join(out, f), "utf8")) as { rootdir: string; coverage: Record<string, Record<string, number[]>> };
     for (const [ctx, files] of Object.entries(ev.coverage))
       for (const [file, ls] of Object.entries(files)) {
         if (ctx === "") {
           importTime[file] = [...new Set([...(importTime[file] ?? []), ...ls])];
           continue;
         }
-        const id = testIdOf(ctx);
+        // Contexts are node ids from pytest's rootdir; the graph's ids are from the repository root.
+        const id = pytestTestId(underRoot(ev.rootdir, ctx));
         const byLine = (lines[file] ??= {});
         for (const l of ls) (byLine[l] ??= []).includes(id) || byLine[l]!.push(id);
       }
   }
   const files = [...new Set([...Object.keys(lines), ...Object.keys(importTime)])].filter((f) => f.endsWith(".py"));
   const script = "import json,sys\nfrom coverage.parser import PythonParser\nout={}\nfor f in sys.argv[1:]:\n  p=PythonParser(filename=f)\n  p.parse_source()\n  out[f]=sorted(p.statements)\nprint(json.dumps(out))";
-  const s = Bun.spawnSync([py, "-c", script, ...files], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const s = Bun.spawnSync([python, "-c", script, ...files], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (s.exitCode !== 0) throw new Error(`coverage's parser failed: ${s.stderr.toString().slice(-500)}`);
   return { lines, importTime, statements: JSON.parse(s.stdout.toString()) };
 }
@@ -76,12 +80,19 @@ export function withLines(g: GraphTables, file: LinesFile): GraphTables {
 
 if (import.meta.main) {
   const { PROJECTS } = await import("./projects.ts");
+  const { CORPUS_BENCH } = await import("./corpus.ts");
+  const { corpusVenv } = await import("../corpus-projects.ts");
+  const known: Record<string, { root(work: string): string; fetch(work: string): void; framework: string; corpus?: unknown }> = { ...PROJECTS, ...CORPUS_BENCH };
   const i = process.argv.indexOf("--project");
   const name = i >= 0 ? process.argv[i + 1]! : "flask";
-  const project = PROJECTS[name]!;
+  const project = known[name];
+  if (!project || project.framework !== "pytest") throw new Error(`line-coverage: ${name} is no pytest project of the bench; known: ${Object.keys(known).filter((k) => known[k]!.framework === "pytest").join(", ")}`);
   const work = join(import.meta.dir, "..", ".work");
+  project.fetch(work);
+  // A corpus project runs in the shared virtualenv (which its checkout links as .venv when first fetched).
+  const python = project.corpus ? join(corpusVenv(), "bin", "python") : projectPython(project.root(work));
   const t = performance.now();
-  const file = measure(project.root(work));
+  const file = measure(project.root(work), python);
   writeFileSync(join(work, name, "lines.json"), JSON.stringify(file));
   console.log(`${name}: per-line evidence for ${Object.keys(file.lines).length} files in ${Math.round(performance.now() - t)} ms`);
 }

@@ -85,7 +85,17 @@ export interface MutantResult {
   strategies: Record<string, { selected: number; caught: boolean; missed: number; testMs: number }>;
   /** How long the peer tool took to decide (wall), where the project has one. */
   peerDecideMs?: number;
-  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; checkWallMs: number; runWallMs: number; runFailed: number; fullBesideMs?: number };
+  guard: { level: string; runAll: boolean; fault?: string; overrides: string[]; reasons?: Record<string, number>; only?: Record<string, { tests: number; ms: number }>; vs?: Record<string, GuardVs>; checkWallMs: number; runWallMs: number; runFailed: number; fullBesideMs?: number };
+}
+
+/**
+ * guard's selection against another strategy's on one mutant (the peer and line-coverage): the tests guard
+ * chose that the other did not, by the set of guard's reason codes each carries (`a+b`, so the parts add up
+ * to the whole), and the tests the other chose that guard did not.
+ */
+export interface GuardVs {
+  more: { tests: number; ms: number; byReasons: Record<string, { tests: number; ms: number }> };
+  fewer: { tests: number; ms: number };
 }
 
 async function main() {
@@ -213,7 +223,10 @@ async function main() {
     const killers = truth.error ? [] : [...new Set(truth.failed.map(graphId))].filter((t) => !flaky.has(t));
     const files = [...new Set(m.edits.map((e) => e.file))];
     const strategies: MutantResult["strategies"] = {};
+    // The selections guard is compared with test by test (GuardVs).
+    const compared = new Map<string, Set<string>>();
     const lineSel = lineCoverage(m.edits, tables);
+    if (lineSel) compared.set("line-coverage", lineSel);
     for (const [sname, fn] of [...Object.entries(STRATEGIES), ...(lineSel ? [["line-coverage", () => lineSel] as const] : [])]) {
       const sel = fn(m.edits, tables);
       strategies[sname] = { selected: sel.size, caught: killers.some((k) => runs(sel, k)), missed: killers.filter((k) => !runs(sel, k)).length, testMs: testMs(sel) };
@@ -228,6 +241,7 @@ async function main() {
           const picked = project.peer.select(root);
           // A peer that picks test files (vitest, jest) runs every test of each.
           const ids = new Set("files" in picked ? picked.files.flatMap((f) => testsOfFile.get(f) ?? []) : picked.ids === "all" ? tables.tests.map((t) => t.id) : picked.ids.map(graphId));
+          compared.set(project.peer.name, ids);
           strategies[project.peer.name] = { selected: ids.size, caught: killers.some((k) => runs(ids, k)), missed: killers.filter((k) => !runs(ids, k)).length, testMs: testMs(ids) };
           peerDecideMs = picked.ms;
         }
@@ -275,7 +289,26 @@ async function main() {
             only[c].ms += durations[t.id] ?? 0;
           }
         }
-        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, checkWallMs, runWallMs, runFailed, ...(fullBesideMs !== undefined ? { fullBesideMs } : {}) };
+        const vs: Record<string, GuardVs> = {};
+        const guardTests: { id: string; codes: string }[] = sel.runAll
+          ? tables.tests.map((t) => ({ id: t.id, codes: `full suite (${sel.fault?.code ?? sel.overrides.map((o: { code: string }) => o.code).join("+")})` }))
+          : (sel.tests as { id: string; reasons: { code: string }[] }[]).map((t) => ({ id: t.id, codes: [...new Set(t.reasons.map((r) => r.code))].sort().join("+") }));
+        const guardIds = new Set(guardTests.map((t) => t.id));
+        for (const [other, set] of compared) {
+          const v: GuardVs = { more: { tests: 0, ms: 0, byReasons: {} }, fewer: { tests: 0, ms: 0 } };
+          for (const t of guardTests) {
+            if (set.has(t.id)) continue;
+            const ms = durations[t.id] ?? 0;
+            v.more.tests++;
+            v.more.ms += ms;
+            const b = (v.more.byReasons[t.codes] ??= { tests: 0, ms: 0 });
+            b.tests++;
+            b.ms += ms;
+          }
+          for (const id of set) if (!guardIds.has(id)) (v.fewer.tests++, (v.fewer.ms += durations[id] ?? 0));
+          vs[other] = v;
+        }
+        guard = { level: sel.level, runAll: sel.runAll, fault: sel.fault?.code, overrides: [...new Set<string>(sel.overrides.map((o: { code: string }) => o.code))], reasons, only, vs, checkWallMs, runWallMs, runFailed, ...(fullBesideMs !== undefined ? { fullBesideMs } : {}) };
       } finally {
         applyEdits(root, m.edits, true);
         restoreTree(root, `guard's selected run under mutant ${m.id}`);

@@ -33,8 +33,9 @@ export { terminate } from "./servers.ts";
  * watchdog`, started with the server) wakes every idle/5 seconds (1-60 s), counts the server's other
  * clients as use, and SIGTERMs the server once nothing used it for engine.idleTimeoutSeconds
  * (0 = never; GUARD_ENGINE_IDLE_SECONDS overrides). Stopping is always SIGTERM: SHUTDOWN over ioredis hangs.
- * The watchdog also keeps the append-only log's tail short, and a stop folds it into the base first
- * (aof.ts: a long tail makes the next start replay queries for minutes).
+ * The watchdog also keeps the append-only log's tail short, so it runs with an idle limit of 0 too, and a
+ * stop folds the tail into the base first (aof.ts: a long tail makes the next start replay queries for
+ * minutes).
  */
 export interface ServerState {
   pid: number;
@@ -63,7 +64,7 @@ export interface EmbeddedOptions {
   /** How long a server that answers "loading" may take to finish loading its data (default 15 min). */
   loadTimeoutMs?: number;
   bundle?: BundleOptions;
-  /** Start the idle watchdog (default: when idleTimeoutSeconds > 0). */
+  /** Start the watchdog (default: yes; it keeps the log short even when idleTimeoutSeconds is 0). */
   watchdog?: boolean;
 }
 
@@ -281,7 +282,7 @@ async function adoptRunning(home: string, opts: EmbeddedOptions, budget: { resta
   };
   const watchdogs = findWatchdogs([owner]);
   if (watchdogs[0]) adopted.watchdogPid = watchdogs[0];
-  else if (adopted.idleTimeoutSeconds > 0 && opts.watchdog !== false) adopted.watchdogPid = spawnWatchdog(home, owner, adopted.idleTimeoutSeconds);
+  else if (opts.watchdog !== false) adopted.watchdogPid = spawnWatchdog(home, owner, adopted.idleTimeoutSeconds);
   tryWriteState(home, adopted);
   return adopted;
 }
@@ -352,7 +353,7 @@ async function startHoldingLock(home: string, build: EngineBuild, opts: Embedded
       void compactLog(paths.socket, paths.data, { minBytes: 8 * 1024 * 1024 });
       const idle = idleSeconds(opts);
       const state: ServerState = { pid: out.pid, socket: paths.socket, build, startedAt: new Date().toISOString(), idleTimeoutSeconds: idle };
-      if (idle > 0 && opts.watchdog !== false) state.watchdogPid = spawnWatchdog(home, state.pid, idle);
+      if (opts.watchdog !== false) state.watchdogPid = spawnWatchdog(home, state.pid, idle);
       tryWriteState(home, state);
       return state;
     }

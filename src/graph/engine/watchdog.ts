@@ -21,9 +21,10 @@ function lastUsedMs(file: string): number {
 
 /**
  * The watchdog loop (`guard engine watchdog`), one per server: keeps the server's log short (aof.ts),
- * stops the server once idle, and stops it at once when it no longer holds the data folder's lock (its
- * lock file was removed or replaced: another server may own the data now). It watches its server by pid,
- * so a lost or rewritten server.json never leaves a server without one. Exits when the server is gone.
+ * stops the server once idle (never with an idle limit of 0: then it only keeps the log short), and stops
+ * it at once when it no longer holds the data folder's lock (its lock file was removed or replaced: another
+ * server may own the data now). It watches its server by pid, so a lost or rewritten server.json never
+ * leaves a server without one. Exits when the server is gone.
  */
 export async function runWatchdog(serverPid: number, idleArg?: number, home = guardHome()): Promise<void> {
   const paths = enginePaths(home);
@@ -41,13 +42,13 @@ export async function runWatchdog(serverPid: number, idleArg?: number, home = gu
     if (holdsLockFile(serverPid, paths.dataLock) === false) return void (await terminate(serverPid));
     const state = readState(home);
     const idleLimit = state?.pid === serverPid ? state.idleTimeoutSeconds : (idleArg ?? 1800);
-    if (idleLimit <= 0) return;
-    const interval = Math.min(60, Math.max(1, Math.floor(idleLimit / 5)));
+    const interval = idleLimit > 0 ? Math.min(60, Math.max(1, Math.floor(idleLimit / 5))) : 60;
     for (let waited = 0; waited < interval; waited += LOG_CHECK_SECONDS) {
       await Bun.sleep(Math.min(LOG_CHECK_SECONDS, interval - waited) * 1000);
       if (!pidRunning(serverPid)) return;
       await compactLog(paths.socket, paths.data);
     }
+    if (idleLimit <= 0) continue; // never stopped for idleness
     const info = await respCommand(paths.socket, ["INFO", "clients"], 2000);
     const clients = Number(info?.match(/connected_clients:(\d+)/)?.[1] ?? 0);
     if (clients > 1) touchLastUsed(home);
