@@ -81,10 +81,10 @@ export function parseJestResults(text: string): JestAssertion[] {
 }
 
 /** jest's arguments: guard's environment around the project's own, results as JSON, nothing written to the repository. */
-export function jestArgs(hooks: string, files: string[]): string[] {
+export function jestArgs(hooks: string, files: string[], environment = join(hooks, "jest-environment.mjs")): string[] {
   return [
     "--ci",
-    `--testEnvironment=${join(hooks, "jest-environment.mjs")}`,
+    `--testEnvironment=${environment}`,
     "--coverage=false",
     "--watchman=false",
     "--json",

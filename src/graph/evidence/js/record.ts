@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import jestEnvironment from "./jest-environment.mjs" with { type: "text" };
@@ -43,9 +43,8 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   writeFileSync(join(hooks, "v8-hook.mjs"), v8Hook);
   writeFileSync(join(hooks, "node-test-hook.mjs"), nodeTestHook);
   writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
-  writeFileSync(join(hooks, "jest-environment.mjs"), jestEnvironment);
   try {
-    const { cmd, env } = command(project, dir, hooks, opts.files ?? []);
+    const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root);
     const proc = Bun.spawn(cmd, {
       cwd: dir,
       env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, NODE_V8_COVERAGE: "", FORCE_COLOR: "0" },
@@ -67,7 +66,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   }
 }
 
-function command(project: JsProject, dir: string, hooks: string, files: string[]): { cmd: string[]; env: Record<string, string> } {
+function command(project: JsProject, dir: string, hooks: string, files: string[], root: string): { cmd: string[]; env: Record<string, string> } {
   if (project.runner === "node:test") {
     const prior = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
     return {
@@ -84,8 +83,33 @@ function command(project: JsProject, dir: string, hooks: string, files: string[]
     writeFileSync(join(hooks, "vitest.config.mjs"), config);
     return { cmd: [project.bin!, "run", "--config", join(hooks, "vitest.config.mjs"), "--root", dir, "--coverage.enabled=false", ...files], env: {} };
   }
-  const { argv, env } = jestLaunch(project.bin!, jestArgs(hooks, files), hooks);
+  const { argv, env } = jestLaunch(project.bin!, jestArgs(hooks, files, jestEnvironmentFile(root)), hooks);
   return { cmd: argv, env: { ...env, GUARD_JEST_BASES: JSON.stringify(jestBases(dir, project.bin!)) } };
+}
+
+/**
+ * guard's jest environment, at a path that changes only with its text: jest's transforms (babel-jest,
+ * ts-jest) key their cache on the project's configuration, which names the environment, so a path of
+ * its own per run (the pid's) had every `guard evidence` transform every file again (dedent: babel over
+ * its two files, about a second). Written into a folder of its own and renamed into place, so two runs
+ * starting at once never see it half-written.
+ */
+function jestEnvironmentFile(root: string): string {
+  const base = join(ensureStateDir(root), "jest-environment");
+  const dir = join(base, Bun.hash(v8Hook + "\0" + jestEnvironment).toString(36));
+  const file = join(dir, "jest-environment.mjs");
+  if (existsSync(file)) return file;
+  const tmp = `${dir}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  writeFileSync(join(tmp, "v8-hook.mjs"), v8Hook);
+  writeFileSync(join(tmp, "jest-environment.mjs"), jestEnvironment);
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true }); // another run put it there first
+  }
+  return file;
 }
 
 /**

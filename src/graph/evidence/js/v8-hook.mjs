@@ -22,23 +22,30 @@ function state() {
   };
   post("Profiler.enable");
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
-  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`) };
+  // `compiled`: the text a runner compiled, by path (jest: its module wrapper around the transform's output).
+  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map() };
   process.__guardEvidence = s;
   return s;
 }
 
-const wanted = (url) => {
+export const wanted = (url) => {
   const path = url.startsWith("file://") ? decodeURIComponent(url.slice(7)) : url;
   return path.startsWith(ROOT + "/") && !path.includes("/node_modules/") && !path.startsWith(ROOT + "/.guard/") ? path : undefined;
 };
 
 /**
- * The text V8 ran, which the offsets count in. Usually the file itself: its length is the script's
- * top-level range. A script a loader transformed (vitest, babel-jest, a TypeScript loader) is asked of
- * the debugger, enabled only then: enabling it in every test process costs more than a file read.
+ * The text V8 ran, which the offsets count in: what the runner said it compiled, or the file itself,
+ * when its length is the script's top-level range. A script a loader transformed (vitest, a TypeScript
+ * loader) is asked of the debugger, enabled only then: enabling it costs more than a file read, and
+ * while it is on V8 compiles every script afresh (no compilation cache), so jest, which evaluates the
+ * repository's modules again for each test file, kept a new copy of them per file alive in coverage's
+ * list of functions that ran, and each take walked them all (commander: 10 ms a take at the first
+ * file, over 100 ms at the last of 108).
  */
 function sourceOf(s, sc, path) {
   const length = sc.functions[0]?.ranges[0]?.endOffset;
+  const compiled = s.compiled.get(path);
+  if (compiled !== undefined && sc.functions[0].ranges[0].startOffset === 0 && compiled.length === length) return compiled;
   try {
     const text = readFileSync(path, "utf8");
     if (sc.functions[0].ranges[0].startOffset === 0 && text.length === length) return text;
@@ -65,6 +72,11 @@ function take(owner) {
     scripts.push({ scriptId: sc.scriptId, functions: sc.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count])) });
   }
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, owner, scripts }) + "\n");
+}
+
+/** The text a runner compiled for `path`, the script V8 runs: read instead of asking the debugger. */
+export function compiledSource(path, text) {
+  if (wanted(path)) state().compiled.set(path, text);
 }
 
 export function testStarted(id) {
