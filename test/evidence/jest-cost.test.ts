@@ -33,6 +33,16 @@ test(${JSON.stringify(name)}, () => {
 });
 `;
 
+/** recordJs in a process of its own (as a `guard evidence` run is), with no FORCE_COLOR of the caller's. */
+function recordApart(dir: string): { coverage: unknown; tests: { id: string; outcome: string }[] } {
+  const script = `import { recordJs } from ${JSON.stringify(RECORD)}; const ev = await recordJs({ root: ${JSON.stringify(dir)} }); console.log(JSON.stringify({ coverage: ev.coverage, tests: ev.tests }));`;
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.FORCE_COLOR;
+  const r = Bun.spawnSync([process.execPath, "-e", script], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
+}
+
 describe("jest recording cost", () => {
   let nm: string;
   beforeAll(() => {
@@ -94,12 +104,7 @@ test("vm.Script is node's own to the tests", () => {
       return existsSync(root) ? readdirSync(root, { recursive: true }).map(String).filter((f) => f.startsWith("jest-transform-cache-")).sort() : [];
     };
     // Each recording in a process of its own, as two `guard evidence` runs are.
-    const record = () => {
-      const script = `import { recordJs } from ${JSON.stringify(RECORD)}; console.log(JSON.stringify((await recordJs({ root: ${JSON.stringify(dir)} })).coverage));`;
-      const r = Bun.spawnSync([process.execPath, "-e", script], { cwd: dir, stdout: "pipe", stderr: "pipe" });
-      expect(r.exitCode).toBe(0);
-      return JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!) as unknown;
-    };
+    const record = () => recordApart(dir).coverage;
     const first = record();
     const afterFirst = cached();
     expect(afterFirst.some((f) => f.includes("calc"))).toBe(true);
@@ -108,3 +113,14 @@ test("vm.Script is node's own to the tests", () => {
     expect(second).toEqual(first);
   }, 240_000);
 });
+
+test("jest under guard sees no FORCE_COLOR a plain start would not have (a colour test passes as under `jest`)", () => {
+  const dir = tmp("colour");
+  buildRepo(dir, {
+    "package.json": JSON.stringify({ name: "fx-colour", private: true, scripts: { test: "jest" } }),
+    "src/colour.js": `function useColour(env = process.env) {\n  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0";\n  return env.CLICOLOR_FORCE === "1";\n}\n\nmodule.exports = { useColour };\n`,
+    "test/colour.test.js": `const { useColour } = require("../src/colour");\n\ntest("CLICOLOR_FORCE turns colour on", () => {\n  process.env.CLICOLOR_FORCE = "1";\n  expect(useColour()).toBe(true);\n});\n`,
+  });
+  symlinkSync(jsRunners(), join(dir, "node_modules"), "dir");
+  expect(recordApart(dir).tests.map((t) => `${t.id} ${t.outcome}`)).toEqual(["test/colour.test.js::CLICOLOR_FORCE turns colour on passed"]);
+}, 240_000);
