@@ -22,7 +22,8 @@ function state() {
   };
   post("Profiler.enable");
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
-  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`) };
+  // ended: the last take closed a test with none left open; gap: the project's code may have run since.
+  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), ended: false, gap: false, calls: 0 };
   process.__guardEvidence = s;
   return s;
 }
@@ -67,9 +68,32 @@ function take(owner) {
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, owner, scripts }) + "\n");
 }
 
-export function testStarted(id) {
+/**
+ * The project's code may have run (or ran) while no test was open: a suite hook, a cleanup, a callback
+ * after the test. The next test's start then takes that window, as import time.
+ */
+export function gapCode() {
+  state().gap = true;
+}
+
+/** Whether a test is open (its window running). */
+export const testOpen = () => state().stack.length > 0;
+
+/** How many times guard's own test boundaries ran: a framework hook tells its own hooks from the project's by it. */
+export const boundaries = () => state().calls;
+
+/**
+ * watchedGaps: the framework hook calls gapCode() wherever the project's code can run between two tests.
+ * Then, right after a test's end-take, the next start-take would hold only the runner's own code when
+ * gapCode() was not called, and is skipped: each take costs the same few milliseconds whatever ran (V8
+ * walks every function it has compiled), so it halves the takes.
+ */
+export function testStarted(id, watchedGaps = false) {
   const s = state();
-  take(s.stack.at(-1) ?? { id: "", file: id.file });
+  s.calls++;
+  if (!(watchedGaps && s.ended && !s.gap && s.stack.length === 0)) take(s.stack.at(-1) ?? { id: "", file: id.file });
+  s.ended = false;
+  s.gap = false;
   s.stack.push({ ...id, started: performance.now() });
   // A test that starts and never ends (its process crashed) is named by this line.
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file } }) + "\n");
@@ -77,9 +101,11 @@ export function testStarted(id) {
 
 export function testEnded(outcome) {
   const s = state();
+  s.calls++;
   const top = s.stack.pop();
   if (!top) return;
   take(top);
+  s.ended = s.stack.length === 0;
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, result: { id: top.id, file: top.file, outcome, durationMs: performance.now() - top.started } }) + "\n");
 }
 state();
