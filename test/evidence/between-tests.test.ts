@@ -85,6 +85,23 @@ it("six", () => {
   expect(inTest(6)).toBe(6);
 });
 `,
+  // Imported only inside a test: its source is asked of the debugger after an earlier take released it.
+  "src/late.ts": `export function late(n: number): string {
+  if (n > 1) {
+    return "many";
+  }
+  return "one";
+}
+`,
+  "test/late.test.ts": `import { expect, it } from "vitest";
+import { inTest } from "../src/lib";
+
+it("imports late", async () => {
+  expect(inTest(1)).toBe(1);
+  const { late } = await import("../src/late");
+  expect(late(2)).toBe("many");
+});
+`,
 };
 
 const NODE_TEST: Record<string, string> = {
@@ -142,14 +159,17 @@ test("after the await", () => {
 };
 
 describe("code between two tests is import time", () => {
-  test("vitest: suite hooks, a beforeEach's cleanup, onTestFinished, a fixture's teardown", async () => {
+  test("vitest: suite hooks, a beforeEach's cleanup, onTestFinished, a fixture's teardown; a module first imported in a test", async () => {
     const dir = tmp("vitest");
     buildRepo(dir, VITEST);
     symlinkSync(jsRunners(), join(dir, "node_modules"), "dir");
     const ev = await recordJs({ root: dir });
     // test.extend fixtures read a hook's first parameter: guard's own hooks must not fail the test.
-    expect(Object.fromEntries(ev.tests.map((t) => [t.name, t.outcome]))).toEqual({ one: "passed", two: "passed", three: "passed", four: "passed", five: "passed", six: "passed" });
-    expect(where(ev, "src/lib.ts")).toEqual({
+    expect(Object.fromEntries(ev.tests.map((t) => [t.name, t.outcome]))).toEqual({ one: "passed", two: "passed", three: "passed", four: "passed", five: "passed", six: "passed", "imports late": "passed" });
+    // Its top level ran in the test too; line 5 (the branch not taken) did not. Closing braces carry
+    // mapping segments of their own.
+    expect(ev.coverage["test/late.test.ts::imports late"]!["src/late.ts"]).toEqual([1, 2, 3, 4, 6]);
+    expect(where({ ...ev, coverage: Object.fromEntries(Object.entries(ev.coverage).filter(([t]) => t.startsWith("test/gap.test.ts::"))) }, "src/lib.ts")).toEqual({
       inTest: ["first > one", "first > two", "second > three", "second > four", "five", "six"],
       suiteSetup: ["import"],
       suiteTeardown: ["import"],

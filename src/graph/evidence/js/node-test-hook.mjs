@@ -2,7 +2,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { afterEach, beforeEach } from "node:test";
-import { gapCode, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
+import { gapCode, releaseDebugger, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
+
+// node runs each test file in a process of its own.
+releaseDebugger();
 
 const file = process.argv[1] ?? "";
 

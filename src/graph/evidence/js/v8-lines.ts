@@ -40,8 +40,17 @@ export function executedAt(points: Points<unknown>, functions: V8Range[][]): num
   const stack: V8Range[] = [];
   let r = 0;
   for (let p = 0; p < points.at.length; p++) {
-    const at = points.at[p]!;
+    let at = points.at[p]!;
     while (stack.length > 0 && stack.at(-1)![1] <= at) stack.pop();
+    if (stack.length === 0) {
+      // Outside every range nothing is judged executed: go straight to the next range's first point.
+      if (r >= ranges.length) break;
+      if (ranges[r]![0] > at) {
+        p = lowerBound(points.at, ranges[r]![0], p);
+        if (p >= points.at.length) break;
+        at = points.at[p]!;
+      }
+    }
     while (r < ranges.length && ranges[r]![0] <= at) {
       const next = ranges[r++]!;
       while (stack.length > 0 && stack.at(-1)![1] <= next[0]) stack.pop();
@@ -51,6 +60,18 @@ export function executedAt(points: Points<unknown>, functions: V8Range[][]): num
     if (inner && inner[2] > 0) out.push(p);
   }
   return out;
+}
+
+/** The first index at or after `from` whose offset is at least `offset`. */
+function lowerBound(at: number[], offset: number, from: number): number {
+  let lo = from;
+  let hi = at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function executedLines(source: string, functions: V8Range[][]): number[] {
