@@ -16,8 +16,13 @@ const tmp = (name: string) => join(mkdtempSync(join(tmpdir(), `guard-between-${n
 
 /** One function per place; each returns its own name from a line of its own. */
 const PLACES = ["inTest", "suiteSetup", "suiteTeardown", "eachCleanup", "userAfterEach", "finished", "fixtureTeardown", "moduleCode"];
+// branchy: run at import with one branch and in a test with the other; the test's window must hold only its own.
+const BRANCHY = `function branchy(n) {\n  if (n === 0) {\n    return "zero";\n  }\n  return "more";\n}\n`;
 const lib = (esm: boolean) =>
-  PLACES.map((p) => `${esm ? "export " : ""}function ${p}(x) {\n  return x ?? "${p}";\n}\n`).join("") + (esm ? "" : `module.exports = { ${PLACES.join(", ")} };\n`);
+  PLACES.map((p) => `${esm ? "export " : ""}function ${p}(x) {\n  return x ?? "${p}";\n}\n`).join("") +
+  (esm ? `export ${BRANCHY}` : `${BRANCHY}module.exports = { ${PLACES.join(", ")}, branchy };\n`);
+const ZERO = PLACES.length * 3 + 3;
+const MORE = PLACES.length * 3 + 5;
 /** The line of `place`'s body in the library. */
 const bodyLine = (place: string) => PLACES.indexOf(place) * 3 + 2;
 
@@ -39,7 +44,9 @@ const VITEST: Record<string, string> = {
   "package.json": JSON.stringify({ name: "fx-between-vitest", private: true, type: "module", scripts: { test: "vitest run" }, devDependencies: { vitest: "3" } }, null, 2),
   "src/lib.ts": lib(true),
   "test/gap.test.ts": `import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, test } from "vitest";
-import { eachCleanup, finished, fixtureTeardown, inTest, suiteSetup, suiteTeardown } from "../src/lib";
+import { branchy, eachCleanup, finished, fixtureTeardown, inTest, suiteSetup, suiteTeardown } from "../src/lib";
+
+branchy(0);
 
 describe("first", () => {
   beforeAll(() => {
@@ -83,6 +90,7 @@ withFixture("five", ({ five }) => {
 
 it("six", () => {
   expect(inTest(6)).toBe(6);
+  expect(branchy(6)).toBe("more");
 });
 `,
   // Imported only inside a test: its source is asked of the debugger after an earlier take released it.
@@ -166,6 +174,11 @@ describe("code between two tests is import time", () => {
     const ev = await recordJs({ root: dir });
     // test.extend fixtures read a hook's first parameter: guard's own hooks must not fail the test.
     expect(Object.fromEntries(ev.tests.map((t) => [t.name, t.outcome]))).toEqual({ one: "passed", two: "passed", three: "passed", four: "passed", five: "passed", six: "passed", "imports late": "passed" });
+    // Block coverage survives the take that asked the debugger for the sources: the import-time branch
+    // is not the test's.
+    expect(ev.moduleLevel["src/lib.ts"]).toContain(ZERO);
+    expect(ev.coverage["test/gap.test.ts::six"]!["src/lib.ts"]).toContain(MORE);
+    expect(ev.coverage["test/gap.test.ts::six"]!["src/lib.ts"]).not.toContain(ZERO);
     // Its top level ran in the test too; line 5 (the branch not taken) did not. Closing braces carry
     // mapping segments of their own.
     expect(ev.coverage["test/late.test.ts::imports late"]!["src/late.ts"]).toEqual([1, 2, 3, 4, 6]);

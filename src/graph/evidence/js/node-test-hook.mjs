@@ -2,10 +2,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { afterEach, beforeEach } from "node:test";
-import { gapCode, releaseDebugger, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
-
-// node runs each test file in a process of its own.
-releaseDebugger();
+import { gapCode, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
 
 const file = process.argv[1] ?? "";
 

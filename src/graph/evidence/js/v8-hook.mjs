@@ -36,7 +36,9 @@ const wanted = (url) => {
 /**
  * The text V8 ran, which the offsets count in. Usually the file itself: its length is the script's
  * top-level range. A script a loader transformed (vitest, babel-jest, a TypeScript loader) is asked of
- * the debugger, enabled only then: enabling it in every test process costs more than a file read.
+ * the debugger, enabled only then: enabling it in every test process costs more than a file read. It
+ * stays enabled: disabling it drops the block counters of every function compiled so far, which report
+ * whole-function counts from then on (test/evidence/between-tests.test.ts, the import-time branch).
  */
 function sourceOf(s, sc, path) {
   const length = sc.functions[0]?.ranges[0]?.endOffset;
@@ -65,18 +67,7 @@ function take(owner) {
     }
     scripts.push({ scriptId: sc.scriptId, functions: sc.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count])) });
   }
-  // Left enabled, the debugger costs each later script it is told of (pathe under vitest: about 0.3 s of
-  // 4.8 s CPU); a runner that loads the project's scripts once per process releases it after use.
-  if (s.debugger && s.releaseDebugger) {
-    s.post("Debugger.disable");
-    s.debugger = false;
-  }
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, owner, scripts }) + "\n");
-}
-
-/** This process runs one test file: the debugger is disabled once it gave the sources of a take's new scripts. */
-export function releaseDebugger() {
-  state().releaseDebugger = true;
 }
 
 /**

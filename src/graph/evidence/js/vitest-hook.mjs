@@ -2,11 +2,7 @@
 // The hooks take their context by destructuring or through `arguments`: vitest reads a hook's first
 // parameter for the fixtures it uses (`test.extend`) and fails the test when it is a plain name.
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { boundaries, gapCode, releaseDebugger, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
-
-// vitest runs each test file in a process (or worker) of its own unless told not to isolate them; then
-// the debugger is enabled again for a later file's scripts, which costs time, not evidence.
-releaseDebugger();
+import { boundaries, gapCode, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
 
 /** "describe > inner > name": every enclosing suite up to (not including) the file. */
 const chain = (task) => {
