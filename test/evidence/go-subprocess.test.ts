@@ -3,16 +3,16 @@
 // tool the test builds with `go build -cover`. Their counters reach the test's evidence through the test's
 // own GOCOVERDIR, so an edit of a function only the child runs selects the test that started it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RELAUNCH_FILES } from "../../fixtures/evidence/go/relaunch.ts";
-import { buildRepo, gitIn } from "../../fixtures/evidence/repo.ts";
+import { buildRepo } from "../../fixtures/evidence/repo.ts";
 import type { Selection } from "../../src/decide/select/selection.ts";
 import { recordGo } from "../../src/graph/evidence/go/record.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
-import { guard } from "../helpers/repo.ts";
+import { checkEdited, guard } from "../helpers/repo.ts";
 
 const words = (name: string) => `words/words_test.go::${name}`;
 const LOUD_TOOL = "words/tool_test.go::TestLoudTool";
@@ -41,20 +41,6 @@ async function coveredBy(fn: string): Promise<string[]> {
   }
 }
 
-/** guard check with `from` replaced by `to` in `file`, then the file restored. */
-function checkWith(file: string, from: string, to: string): Selection {
-  const path = join(root, file);
-  const text = readFileSync(path, "utf8");
-  expect(text).toContain(from);
-  writeFileSync(path, text.replace(from, to));
-  try {
-    const r = guard(["check", "--json"], root);
-    expect(r.code).toBe(0);
-    return JSON.parse(r.stdout).data as Selection;
-  } finally {
-    gitIn(root, "checkout", "-q", "--", file);
-  }
-}
 const byCoverage = (s: Selection, fn: string) =>
   s.tests.filter((t) => t.reasons.some((r) => r.code === "covers-changed-function" && r.function === fn)).map((t) => t.id).sort();
 
@@ -77,20 +63,20 @@ describe("go: coverage written by a child process of the test", () => {
   });
 
   test("an edit of Shout selects the two tests whose children run it, by their evidence", () => {
-    const s = checkWith("words/words.go", `return strings.ToUpper(s) + "!"`, `return strings.ToUpper(s) + "!!"`);
+    const s = checkEdited(root, "words/words.go", `return strings.ToUpper(s) + "!"`, `return strings.ToUpper(s) + "!!"`);
     expect(s.level).toBe("subset");
     expect(byCoverage(s, "words/words.go::Shout")).toEqual([words("TestCLI"), words("TestShoutInChild")]);
     expect(s.tests.map((t) => t.id).sort()).toEqual([words("TestCLI"), words("TestShoutInChild")]);
   }, 60_000);
 
   test("an edit of the exit path selects the test of the exit status", () => {
-    const s = checkWith("words/words.go", `fmt.Fprintln(os.Stderr, "exiting with", code)`, `fmt.Fprintln(os.Stderr, "exit status", code)`);
+    const s = checkEdited(root, "words/words.go", `fmt.Fprintln(os.Stderr, "exiting with", code)`, `fmt.Fprintln(os.Stderr, "exit status", code)`);
     expect(s.level).toBe("subset");
     expect(s.tests.map((t) => t.id)).toEqual([words("TestExitCode")]);
   }, 60_000);
 
   test("an edit of Banner selects the test that built and ran the tool", () => {
-    const s = checkWith("words/words.go", `return "** " + s + " **"`, `return "*** " + s + " ***"`);
+    const s = checkEdited(root, "words/words.go", `return "** " + s + " **"`, `return "*** " + s + " ***"`);
     expect(s.level).toBe("subset");
     expect(byCoverage(s, "words/words.go::Banner")).toEqual([LOUD_TOOL]);
   }, 60_000);

@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Selection } from "../../src/decide/select/selection.ts";
 
 /** Fixed identity and dates so SHAs built by tests are stable. */
 export const GIT_ENV = {
@@ -60,4 +61,19 @@ export function guardOnPath(): string {
   writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(GUARD_MAIN)} "$@"\n`);
   chmodSync(shim, 0o755);
   return dir;
+}
+
+/** `guard check --json`'s selection with `from` replaced by `to` in `file`; the file is restored after. */
+export function checkEdited(root: string, file: string, from: string, to: string): Selection {
+  const path = join(root, file);
+  const text = readFileSync(path, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} does not hold ${JSON.stringify(from)}`);
+  writeFileSync(path, text.replace(from, to));
+  try {
+    const r = guard(["check", "--json"], root);
+    if (r.code !== 0) throw new Error(`guard check exited ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout).data as Selection;
+  } finally {
+    writeFileSync(path, text);
+  }
 }

@@ -28,6 +28,7 @@ export const evidence: CommandSpec = {
       });
     } finally {
       progress.stop();
+      (await import("../../state/timings.ts")).printTimings();
     }
     if (!options.changed && report.tests.total > 0) rememberRecording(root, { durationMs: report.durationMs, tests: report.tests.total });
     if (options.json) printJson(evidenceEnvelope(report));

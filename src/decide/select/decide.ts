@@ -79,6 +79,9 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const fnInfoSent = early(view.functions(changedFnIds));
   const coverageSent = early(view.coverage(changedFnIds));
   const failuresSent = early(view.lastFailures());
+  // Tests that read a changed source file whole (a go command they started compiled it).
+  const sourcePaths = slice.files.filter((f) => f.class === "source").map((f) => f.file.path);
+  const sourceReadersSent = early(sourcePaths.length > 0 ? view.readers(sourcePaths) : Promise.resolve(new Map<string, string[]>()));
   const facts = await factsSent;
   if (facts.tests === 0) throw new SelectionFault(FAULTS.emptyGraph, "the graph has no tests; run `guard index` (or `guard init`)");
   if (facts.coverageEdges === 0) throw new SelectionFault(FAULTS.noEvidence, "no coverage evidence recorded yet; run `guard evidence`");
@@ -193,6 +196,11 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     }
 
     // Source files.
+    const wholeFileReaders = (await sourceReadersSent).get(path) ?? [];
+    if (wholeFileReaders.length > 0) {
+      hit(OVERRIDES.fileRead, `${path}: ${wholeFileReaders.length} test(s) read it`, { file: path });
+      for (const id of wholeFileReaders) chooseId(id, { code: OVERRIDES.fileRead.code, file: path });
+    }
     for (const fn of f.functions) {
       if (fn.change === "added") {
         // A new function can shadow or override a name that exists (a method on a subclass, a module

@@ -13,6 +13,7 @@ import { functionsOf } from "./ranges.ts";
 import { mergeEvidence, type Evidence } from "./types.ts";
 import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
 import { bumpEpoch } from "../../state/select-epoch.ts";
+import { mark } from "../../state/timings.ts";
 import { writeEvidenceHead } from "../../state/evidence-head.ts";
 
 export interface RecordOptions {
@@ -78,10 +79,13 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
         parts.push(await recordGo({ root, select: sel }));
       }
     }
+    mark("evidence:run");
     const ev = mergeEvidence(parts);
     dropIgnoredReads(root, ev);
     const functions = await functionsOf(root, evidenceFiles(ev), graph);
+    mark("evidence:functions");
     const attr = attribute(ev, functions);
+    mark("evidence:attribute");
     const durationMs = performance.now() - started;
     const tests = {
       total: ev.tests.length,
@@ -98,6 +102,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     let write: Awaited<ReturnType<typeof writeEvidence>>;
     try {
       write = await writeEvidence(graph, ev, attr, sha, durationMs, !!opts.changed, declared);
+      mark("evidence:write");
     } finally {
       // Also after a write that failed halfway: no cached selection may answer from before it.
       bumpEpoch(root);
@@ -105,6 +110,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
+    mark("evidence:checks");
     writeEvidenceHead(root, { head: sha });
     const notes = [...ev.notes];
     if (write.unrecordable.length > 0)

@@ -6,6 +6,7 @@ import { emptyEvidence, unionLines, type Evidence, type RecordedTest } from "../
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { runPool } from "../pool.ts";
 import { parseCoverProfile, parseVerboseResults } from "./profile.ts";
+import { filesCompiled, makeGoShim, readGoCalls, shimEnv } from "./toolchain-children.ts";
 
 export interface GoOptions {
   root: string;
@@ -42,7 +43,8 @@ export const goTestId = (file: string, name: string): string => `${file}::${name
  */
 export async function recordGo(opts: GoOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
-  if (!Bun.which("go")) throw toolMissing("the Go toolchain", "PATH", "install Go from your package manager");
+  const realGo = Bun.which("go");
+  if (!realGo) throw toolMissing("the Go toolchain", "PATH", "install Go from your package manager");
   const listed = run(["go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Module.Path}}\t{{.Module.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{range context.ReleaseTags}}{{if eq . \"go1.20\"}}gocoverdir{{end}}{{end}}", "./..."], dir);
   if (listed.code !== 0) throw recordingFailed("go list failed", tail(listed.stderr), "fix the build first (`go build ./...`)");
   const packages: GoPackage[] = [];
@@ -68,6 +70,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
     const wantedDirs = wanted ? new Set([...wanted].map((id) => posix.dirname(id.slice(0, id.indexOf("::"))))) : undefined;
     const chosenPackages = wantedDirs ? packages.filter((p) => wantedDirs.has(pkgKey(opts.root, p.dir))) : packages;
     const binaries = buildTestBinaries(chosenPackages, dir, binariesDir(opts.root, dir));
+    const shim = makeGoShim(work, realGo);
     const jobs: (() => Promise<void>)[] = [];
     for (const pkg of chosenPackages) {
       const bin = binaries.get(pkg.importPath)!;
@@ -86,6 +89,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
         const id = idOf(name);
         const profile = join(work, `${jobs.length}.cov`);
         const coverDir = join(work, `${jobs.length}.gocoverdir`);
+        const goCalls = join(work, `${jobs.length}.go-calls`);
         jobs.push(async () => {
           const started = performance.now();
           // A coverage directory of this test's own, as a flag for the test binary and as GOCOVERDIR for
@@ -95,7 +99,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
           if (coverDirs) mkdirSync(coverDir);
           const proc = Bun.spawn([bin, `-test.run=^${name}$`, "-test.v", "-test.count=1", `-test.coverprofile=${profile}`, ...(coverDirs ? [`-test.gocoverdir=${coverDir}`] : [])], {
             cwd: pkg.dir,
-            env: coverDirs ? { ...process.env, GOCOVERDIR: coverDir } : process.env,
+            env: { ...process.env, ...(coverDirs ? { GOCOVERDIR: coverDir } : {}), ...shimEnv(shim, goCalls) },
             stdout: "pipe",
             stderr: "pipe",
           });
@@ -111,6 +115,10 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
             durationMs: result?.durationMs ?? performance.now() - started,
           };
           ev.tests.push(test);
+          // The source a go command the test started compiled is what the test read.
+          const compiled = filesCompiled(readGoCalls(goCalls), opts.root, moduleDir, run);
+          if (compiled.files.length > 0) ev.filesRead[id] = compiled.files;
+          for (const n of compiled.notes) ev.notes.push(`${id}: ${n}`);
           if (!existsSync(profile)) {
             if (code !== 0 && !result) ev.notes.push(`${id}: no cover profile (${tail(err || out, 1)})`);
             return;
