@@ -115,9 +115,10 @@ it("imports late", async () => {
 const NODE_TEST: Record<string, string> = {
   "package.json": JSON.stringify({ name: "fx-between-node", private: true, scripts: { test: "node --test test/" } }, null, 2),
   "lib.js": lib(false),
-  "test/gap.test.js": `const { after, afterEach, before, describe, test } = require("node:test");
-const assert = require("node:assert");
-const lib = require("../lib.js");
+  // An ES module: its named imports of node:test are bound before guard wraps the hook functions.
+  "test/gap.test.mjs": `import { after, afterEach, before, describe, test } from "node:test";
+import assert from "node:assert";
+import lib from "../lib.js";
 
 afterEach(() => {
   lib.userAfterEach();
@@ -199,7 +200,7 @@ describe("code between two tests is import time", () => {
     buildRepo(dir, NODE_TEST);
     const ev = await recordJs({ root: dir });
     expect(ev.tests.every((t) => t.outcome === "passed")).toBe(true);
-    const gap = where({ ...ev, coverage: Object.fromEntries(Object.entries(ev.coverage).filter(([t]) => t.startsWith("test/gap.test.js::"))) }, "lib.js");
+    const gap = where({ ...ev, coverage: Object.fromEntries(Object.entries(ev.coverage).filter(([t]) => t.startsWith("test/gap.test.mjs::"))) }, "lib.js");
     expect(gap).toEqual({
       inTest: ["first > one", "first > two", "three", "four"],
       suiteSetup: ["import"],

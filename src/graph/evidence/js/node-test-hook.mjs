@@ -1,6 +1,6 @@
 // node:test: registered at the root, so these hooks run around every test and subtest of the file.
+import { AsyncResource } from "node:async_hooks";
 import { readFileSync } from "node:fs";
-import { createRequire, syncBuiltinESMExports } from "node:module";
 import { afterEach, beforeEach } from "node:test";
 import { gapCode, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
 
@@ -8,43 +8,27 @@ const file = process.argv[1] ?? "";
 
 // The project's code runs between two tests only in hooks (a suite's before/after, an afterEach that runs
 // after guard's, a test's t.after) and, in an ES module, in the file's own code after a top-level
-// `await` (node starts the first tests while the module waits). The hooks the project registers from
-// here on are wrapped to say when they run with no test open; a file with a top-level await has every
-// start take its window, as before.
+// `await` (node starts the first tests while the module waits). node runs every hook, like every test,
+// through its AsyncResource's runInAsyncScope: a hook of the project's that starts with no test open says
+// so. Where that is not seen (guard's own first hook did not pass there, another node), or in a file with
+// a top-level await, every start takes its window as before.
+const ours = new Set();
+let seen = false;
+const scoped = AsyncResource.prototype.runInAsyncScope;
+AsyncResource.prototype.runInAsyncScope = function (fn, ...rest) {
+  if (typeof this.hookType === "string") {
+    if (ours.has(fn)) seen = true;
+    else if (!testOpen()) gapCode();
+  }
+  return scoped.call(this, fn, ...rest);
+};
 const watched = !topLevelAwait(file);
-const watch = (fn) => {
-  if (typeof fn !== "function") return fn;
-  const watcher = function (...args) {
-    if (!testOpen()) gapCode();
-    return fn.apply(this, args);
-  };
-  // node passes a done callback to a hook that declares one more parameter.
-  Object.defineProperty(watcher, "length", { value: fn.length });
-  return watcher;
-};
-const wrapHooks = (target) => {
-  for (const kind of ["before", "after", "beforeEach", "afterEach"]) {
-    const register = target[kind];
-    if (typeof register !== "function" || register.__guardWatched) continue;
-    target[kind] = Object.assign(function (fn, ...rest) {
-      return register.call(this, watch(fn), ...rest);
-    }, { __guardWatched: true });
-  }
-};
 
-let contextWatched = false;
-beforeEach((t) => {
-  // A test's own hooks (t.after, t.beforeEach for its subtests) are registered on its context.
-  if (!contextWatched) {
-    contextWatched = true;
-    wrapHooks(Object.getPrototypeOf(t));
-  }
-  testStarted({ id: t.fullName ?? t.name, file }, watched);
-});
-afterEach((t) => testEnded(t.passed === false ? "failed" : "passed"));
-
-wrapHooks(createRequire(import.meta.url)("node:test"));
-syncBuiltinESMExports();
+const started = (t) => testStarted({ id: t.fullName ?? t.name, file }, watched && seen);
+const ended = (t) => testEnded(t.passed === false ? "failed" : "passed");
+ours.add(started).add(ended);
+beforeEach(started);
+afterEach(ended);
 
 /**
  * Whether the file has an `await` outside every brace (strings and comments skipped): a top-level await,
