@@ -28,9 +28,14 @@ function watch(fn) {
   const watcher = function (...args) {
     const ours = boundaries();
     const idle = outside();
-    const r = fn.apply(this, args);
+    let r;
+    try {
+      r = fn.apply(this, args);
+    } finally {
+      // A hook that throws ran too.
+      if (idle && boundaries() === ours) gapCode();
+    }
     if (boundaries() !== ours) return r;
-    if (idle) gapCode();
     const done = (v) => {
       if (outside()) gapCode();
       return typeof v === "function" ? watch(v) : v;
