@@ -36,21 +36,36 @@ const wanted = (url) => {
 /**
  * The text V8 ran, which the offsets count in. Usually the file itself: its length is the script's
  * top-level range. A script a loader transformed (vitest, babel-jest, a TypeScript loader) is asked of
- * the debugger, enabled only then: enabling it in every test process costs more than a file read. It
+ * the debugger, enabled only then (unless the runner's hook saw the text handed to V8, knownSource):
+ * enabling it in every test process costs more than a file read, and it costs every later script. It
  * stays enabled: disabling it drops the block counters of every function compiled so far, which report
  * whole-function counts from then on (test/evidence/between-tests.test.ts, the import-time branch).
  */
 function sourceOf(s, sc, path) {
   const length = sc.functions[0]?.ranges[0]?.endOffset;
+  const whole = sc.functions[0]?.ranges[0]?.startOffset === 0;
   try {
     const text = readFileSync(path, "utf8");
-    if (sc.functions[0].ranges[0].startOffset === 0 && text.length === length) return text;
+    if (whole && text.length === length) return text;
   } catch {}
+  // The text a runner handed V8 for this file (knownSource), when only one of them has the script's length.
+  const known = [...(s.known?.get(path) ?? [])].filter((t) => t.length === length);
+  if (whole && known.length === 1) return known[0];
   if (!s.debugger) {
     s.post("Debugger.enable");
     s.debugger = true;
   }
   return s.post("Debugger.getScriptSource", { scriptId: sc.scriptId }).scriptSource;
+}
+
+/** A runner compiles `text` as the script of `path` (vitest: vm.runInThisContext): its source without the debugger. */
+export function knownSource(path, text) {
+  if (typeof path !== "string" || typeof text !== "string" || !wanted(path)) return;
+  const s = state();
+  s.known ??= new Map();
+  let texts = s.known.get(path);
+  if (!texts) s.known.set(path, (texts = new Set()));
+  texts.add(text);
 }
 
 /** Take the counts since the last take and write them with the test they belong to ("" = import time). */

@@ -1,8 +1,17 @@
 // vitest setup file: runs in the test file's context, so beforeEach/afterEach apply to all its tests.
 // The hooks take their context by destructuring or through `arguments`: vitest reads a hook's first
 // parameter for the fixtures it uses (`test.extend`) and fails the test when it is a plain name.
+import vm from "node:vm";
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { boundaries, gapCode, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
+import { boundaries, gapCode, knownSource, testEnded, testOpen, testStarted } from "./v8-hook.mjs";
+
+// vitest runs each module it transformed through vm.runInThisContext (its default export, looked up at
+// each call): the text it hands V8 is the script's source, which then needs no debugger.
+const runInThisContext = vm.runInThisContext;
+vm.runInThisContext = function (code, options) {
+  knownSource(typeof options === "string" ? options : options?.filename, code);
+  return runInThisContext.apply(this, arguments);
+};
 
 /** "describe > inner > name": every enclosing suite up to (not including) the file. */
 const chain = (task) => {
