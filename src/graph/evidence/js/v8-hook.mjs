@@ -23,7 +23,8 @@ function state() {
   post("Profiler.enable");
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
   // `compiled`: the text a runner compiled, by path (jest: its module wrapper around the transform's output).
-  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map() };
+  // ended: the last take closed a test with none left open; gap: the project's code may have run since.
+  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map(), ended: false, gap: false, calls: 0 };
   process.__guardEvidence = s;
   return s;
 }
@@ -34,27 +35,43 @@ export const wanted = (url) => {
 };
 
 /**
- * The text V8 ran, which the offsets count in: what the runner said it compiled, or the file itself,
- * when its length is the script's top-level range. A script a loader transformed (vitest, a TypeScript
- * loader) is asked of the debugger, enabled only then: enabling it costs more than a file read, and
- * while it is on V8 compiles every script afresh (no compilation cache), so jest, which evaluates the
- * repository's modules again for each test file, kept a new copy of them per file alive in coverage's
- * list of functions that ran, and each take walked them all (commander: 10 ms a take at the first
- * file, over 100 ms at the last of 108).
+ * The text V8 ran, which the offsets count in: what the runner said it compiled (jest), or the file
+ * itself, when its length is the script's top-level range, or the one text of that length a runner's hook
+ * saw handed to V8 (knownSource, vitest). Otherwise the debugger is asked, enabled only then: enabling it
+ * costs more than a file read, and while it is on V8 compiles every script afresh (no compilation cache),
+ * so jest, which evaluates the repository's modules again for each test file, kept a new copy of them per
+ * file alive in coverage's list of functions that ran, and each take walked them all (commander: 10 ms a
+ * take at the first file, over 100 ms at the last of 108). It stays enabled: disabling it drops the block
+ * counters of every function compiled so far, which report whole-function counts from then on
+ * (test/evidence/between-tests.test.ts, the import-time branch).
  */
 function sourceOf(s, sc, path) {
   const length = sc.functions[0]?.ranges[0]?.endOffset;
+  const whole = sc.functions[0]?.ranges[0]?.startOffset === 0;
   const compiled = s.compiled.get(path);
-  if (compiled !== undefined && sc.functions[0].ranges[0].startOffset === 0 && compiled.length === length) return compiled;
+  if (compiled !== undefined && whole && compiled.length === length) return compiled;
   try {
     const text = readFileSync(path, "utf8");
-    if (sc.functions[0].ranges[0].startOffset === 0 && text.length === length) return text;
+    if (whole && text.length === length) return text;
   } catch {}
+  // The text a runner handed V8 for this file (knownSource), when only one of them has the script's length.
+  const known = [...(s.known?.get(path) ?? [])].filter((t) => t.length === length);
+  if (whole && known.length === 1) return known[0];
   if (!s.debugger) {
     s.post("Debugger.enable");
     s.debugger = true;
   }
   return s.post("Debugger.getScriptSource", { scriptId: sc.scriptId }).scriptSource;
+}
+
+/** A runner compiles `text` as the script of `path` (vitest: vm.runInThisContext): its source without the debugger. */
+export function knownSource(path, text) {
+  if (typeof path !== "string" || typeof text !== "string" || !wanted(path)) return;
+  const s = state();
+  s.known ??= new Map();
+  let texts = s.known.get(path);
+  if (!texts) s.known.set(path, (texts = new Set()));
+  texts.add(text);
 }
 
 /** Take the counts since the last take and write them with the test they belong to ("" = import time). */
@@ -79,9 +96,32 @@ export function compiledSource(path, text) {
   if (wanted(path)) state().compiled.set(path, text);
 }
 
-export function testStarted(id) {
+/**
+ * The project's code may have run (or ran) while no test was open: a suite hook, a cleanup, a callback
+ * after the test. The next test's start then takes that window, as import time.
+ */
+export function gapCode() {
+  state().gap = true;
+}
+
+/** Whether a test is open (its window running). */
+export const testOpen = () => state().stack.length > 0;
+
+/** How many times guard's own test boundaries ran: a framework hook tells its own hooks from the project's by it. */
+export const boundaries = () => state().calls;
+
+/**
+ * watchedGaps: the framework hook calls gapCode() wherever the project's code can run between two tests.
+ * Then, right after a test's end-take, the next start-take would hold only the runner's own code when
+ * gapCode() was not called, and is skipped: each take costs the same few milliseconds whatever ran (V8
+ * walks every function it has compiled), so it halves the takes.
+ */
+export function testStarted(id, watchedGaps = false) {
   const s = state();
-  take(s.stack.at(-1) ?? { id: "", file: id.file });
+  s.calls++;
+  if (!(watchedGaps && s.ended && !s.gap && s.stack.length === 0)) take(s.stack.at(-1) ?? { id: "", file: id.file });
+  s.ended = false;
+  s.gap = false;
   s.stack.push({ ...id, started: performance.now() });
   // A test that starts and never ends (its process crashed) is named by this line.
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file } }) + "\n");
@@ -89,9 +129,11 @@ export function testStarted(id) {
 
 export function testEnded(outcome) {
   const s = state();
+  s.calls++;
   const top = s.stack.pop();
   if (!top) return;
   take(top);
+  s.ended = s.stack.length === 0;
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, result: { id: top.id, file: top.file, outcome, durationMs: performance.now() - top.started } }) + "\n");
 }
 state();

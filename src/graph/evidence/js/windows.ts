@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { addLines, emptyEvidence, type Evidence, type Framework, type Outcome } from "../types.ts";
 import { externalSourceMapName, inlineSourceMap, lineTable, type LineTable, type RawSourceMap } from "./source-map.ts";
-import { executedLines, executedOriginal, type V8Range } from "./v8-lines.ts";
+import { executedAt, executedSegments, linePoints, segmentPoints, type Points, type V8Range } from "./v8-lines.ts";
 
 /** What the in-process hook wrote: one JSON per line. */
 export type WindowRecord =
@@ -17,9 +17,14 @@ export interface ScriptSource {
 
 const rel = (root: string, path: string) => relative(root, path).split("\\").join("/");
 
-/** A script's executed code → original (file, line), through its source map when it has one. */
-function originalLines(root: string, script: ScriptSource, functions: V8Range[][]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
+/**
+ * What a script's text says once for all the windows that name it: its judged positions (lines, or source
+ * map segments) and the project files its source map leads to. Windows repeat a script once per test, so
+ * it is read, decoded and sorted once per script rather than once per window.
+ */
+type Prepared = { file: string; points: Points<number> } | { sources: string[]; points: Points<[number, number]> };
+
+function prepare(root: string, script: ScriptSource): Prepared {
   let map: RawSourceMap | undefined = inlineSourceMap(script.source);
   if (!map) {
     const name = externalSourceMapName(script.source);
@@ -30,15 +35,22 @@ function originalLines(root: string, script: ScriptSource, functions: V8Range[][
       } catch {}
     }
   }
-  if (!map) {
-    out.set(rel(root, script.path), executedLines(script.source, functions));
-    return out;
-  }
+  if (!map) return { file: rel(root, script.path), points: linePoints(script.source) };
   const table: LineTable = lineTable(map);
   const base = resolve(dirname(script.path), map.sourceRoot ?? "");
   const sources = map.sources.map((s) => rel(root, s.startsWith("file://") ? decodeURIComponent(s.slice(7)) : resolve(base, s)));
-  for (const [src, orig] of executedOriginal(script.source, functions, table)) {
-    const file = sources[src];
+  return { sources, points: segmentPoints(script.source, table) };
+}
+
+/** A script's executed code → original (file, line), through its source map when it has one. */
+function originalLines(prepared: Prepared, functions: V8Range[][]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if ("file" in prepared) {
+    out.set(prepared.file, executedAt(prepared.points, functions).map((p) => prepared.points.keys[p]!));
+    return out;
+  }
+  for (const [src, orig] of executedSegments(prepared.points, functions)) {
+    const file = prepared.sources[src];
     if (!file || file.startsWith("..") || file.includes("node_modules/")) continue;
     let list = out.get(file);
     if (!list) out.set(file, (list = []));
@@ -55,6 +67,7 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
   const ev = emptyEvidence();
   const testId = (file: string, id: string) => `${rel(root, file)}::${id}`;
   const open = new Map<string, { id: string; file: string }>();
+  const prepared = new Map<string, Prepared>();
   for (const rec of records) {
     if ("started" in rec) {
       open.set(`${rec.pid}\0${rec.started.file}\0${rec.started.id}`, rec.started);
@@ -69,9 +82,14 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
     }
     const dst = rec.owner.id === "" ? ev.moduleLevel : (ev.coverage[testId(rec.owner.file, rec.owner.id)] ??= {});
     for (const sc of rec.scripts) {
-      const script = sources.get(`${rec.pid}:${sc.scriptId}`);
-      if (!script) continue;
-      const mapped = originalLines(root, script, sc.functions);
+      const key = `${rec.pid}:${sc.scriptId}`;
+      let prep = prepared.get(key);
+      if (!prep) {
+        const script = sources.get(key);
+        if (!script) continue;
+        prepared.set(key, (prep = prepare(root, script)));
+      }
+      const mapped = originalLines(prep, sc.functions);
       for (const [file, lines] of mapped) addLines(dst, file, lines);
     }
   }
