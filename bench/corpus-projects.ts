@@ -45,7 +45,8 @@ function must(cmd: string[], cwd: string): string {
 export function checkoutCorpusProject(p: CorpusProject, dir: string, downloads: string): void {
   mkdirSync(dir, { recursive: true });
   p.fetch(dir, downloads);
-  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
+  // coverage/: commander's jest config writes its own coverage report there on every plain run.
+  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\ncoverage/\n");
   must(["git", "init", "-q", "-b", "main"], dir);
   must(["git", "add", "-A"], dir);
   must(["git", "commit", "-q", "-m", `${p.name} ${p.version}`], dir);
