@@ -116,7 +116,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
           };
           ev.tests.push(test);
           // The source a go command the test started compiled is what the test read.
-          const compiled = filesCompiled(readGoCalls(goCalls), opts.root, moduleDir, run);
+          const compiled = await filesCompiled(readGoCalls(goCalls), opts.root, moduleDir);
           if (compiled.files.length > 0) ev.filesRead[id] = compiled.files;
           for (const n of compiled.notes) ev.notes.push(`${id}: ${n}`);
           if (!existsSync(profile)) {

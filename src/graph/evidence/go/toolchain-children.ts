@@ -8,7 +8,7 @@
  * of any of them selects it. A build with coverage on (`go build -cover`) is left out: the program it
  * builds writes counters of its own when the test runs it, finer evidence than its files.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /** go subcommands that compile the packages they name. */
@@ -23,13 +23,8 @@ const VALUE_FLAGS = new Set(
     .split(" "),
 );
 
-export interface GoShim {
-  /** The directory to put first on PATH. */
-  dir: string;
-}
-
-/** A `go` of guard's own in `work`, or undefined where a shell script cannot stand for it (Windows). */
-export function makeGoShim(work: string, realGo: string): GoShim | undefined {
+/** A `go` of guard's own in `work` (the directory to put first on PATH), or undefined where a shell script cannot stand for it (Windows). */
+export function makeGoShim(work: string, realGo: string): string | undefined {
   if (process.platform === "win32") return undefined;
   const dir = join(work, "go-shim");
   mkdirSync(dir, { recursive: true });
@@ -37,13 +32,13 @@ export function makeGoShim(work: string, realGo: string): GoShim | undefined {
   // One record per call: the working directory, the argument count, the arguments, each ended by NUL.
   writeFileSync(join(dir, "go"), `#!/bin/sh\nif [ -n "$GUARD_GO_CALLS" ]; then printf '%s\\0' "$PWD" "$#" "$@" >> "$GUARD_GO_CALLS"; fi\nexec ${quoted} "$@"\n`);
   chmodSync(join(dir, "go"), 0o755);
-  return { dir };
+  return dir;
 }
 
 /** The environment of one recorded test process: the shim first on PATH, its calls noted in `callsFile`. */
-export function shimEnv(shim: GoShim | undefined, callsFile: string): Record<string, string> {
-  if (!shim) return {};
-  return { PATH: [shim.dir, process.env.PATH].filter(Boolean).join(":"), GUARD_GO_CALLS: callsFile };
+export function shimEnv(shimDir: string | undefined, callsFile: string): Record<string, string> {
+  if (!shimDir) return {};
+  return { PATH: [shimDir, process.env.PATH].filter(Boolean).join(":"), GUARD_GO_CALLS: callsFile };
 }
 
 export interface GoCall {
@@ -51,10 +46,15 @@ export interface GoCall {
   args: string[];
 }
 
-/** The calls noted in `callsFile` (none when the test started no go command). A record cut short is dropped. */
+/** The calls noted in `callsFile` (none when the test started no go command or the file cannot be read). A record cut short is dropped. */
 export function readGoCalls(callsFile: string): GoCall[] {
-  if (!existsSync(callsFile)) return [];
-  const parts = readFileSync(callsFile, "utf8").split("\0");
+  let text: string;
+  try {
+    text = readFileSync(callsFile, "utf8");
+  } catch {
+    return []; // none noted (or unreadable): the test keeps only its coverage, as before
+  }
+  const parts = text.split("\0");
   const calls: GoCall[] = [];
   let i = 0;
   while (i + 1 < parts.length) {
@@ -104,10 +104,11 @@ const FILE_FIELDS = ["GoFiles", "CgoFiles", "SFiles", "HFiles", "CFiles", "CXXFi
 
 /**
  * The repository files the compiling calls read: every package they name and its dependencies inside the
- * module at `moduleDir`, with test files for `go test`'s own packages. `run` is how go commands are
- * started (guard's own, with the real go). Calls that cannot be resolved are named in the result's notes.
+ * module at `moduleDir`, with test files for `go test`'s own packages. Calls that cannot be resolved are
+ * named in the result's notes (those tests keep only their coverage). Asynchronous, so the other tests of
+ * the pool go on running meanwhile.
  */
-export function filesCompiled(calls: GoCall[], root: string, moduleDir: string, run: (cmd: string[], cwd: string) => { code: number; stdout: string; stderr: string }): { files: string[]; notes: string[] } {
+export async function filesCompiled(calls: GoCall[], root: string, moduleDir: string): Promise<{ files: string[]; notes: string[] }> {
   const files = new Set<string>();
   const notes: string[] = [];
   const seen = new Set<string>();
@@ -118,7 +119,7 @@ export function filesCompiled(calls: GoCall[], root: string, moduleDir: string, 
     if (seen.has(key)) continue;
     seen.add(key);
     const template = `{{.Dir}}\t{{.DepOnly}}\t${[...FILE_FIELDS, "TestGoFiles", "XTestGoFiles"].map((f) => `{{join .${f} "\\x1f"}}`).join("\t")}`;
-    const listed = run(["go", "list", "-e", "-deps", ...(c.tags !== undefined ? ["-tags", c.tags] : []), "-f", template, "--", ...c.packages], c.cwd);
+    const listed = await goList(["go", "list", "-e", "-deps", ...(c.tags !== undefined ? ["-tags", c.tags] : []), "-f", template, "--", ...c.packages], c.cwd);
     if (listed.code !== 0) {
       notes.push(`the packages a go command it started compiled cannot be listed (go ${call.args.join(" ")}: ${listed.stderr.trim().split("\n").at(-1) ?? ""})`);
       continue;
@@ -137,4 +138,14 @@ export function filesCompiled(calls: GoCall[], root: string, moduleDir: string, 
     }
   }
   return { files: [...files].sort(), notes };
+}
+
+async function goList(cmd: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, GOFLAGS: process.env.GOFLAGS ?? "" } });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr };
+  } catch (e) {
+    return { code: 1, stdout: "", stderr: String((e as Error).message ?? e) };
+  }
 }
