@@ -92,5 +92,6 @@ describe("go command lines read from the calls noted", () => {
     writeFileSync(file, ["/m", "2", "build", "./a", "/m", "3", "test", "-run"].join("\0") + "\0");
     expect(readGoCalls(file)).toEqual([{ cwd: "/m", args: ["build", "./a"] }]);
     expect(readGoCalls(join(dir, "absent"))).toEqual([]);
+    expect(readGoCalls(dir)).toEqual([]); // unreadable (a directory): no call, not a failed recording
   });
 });
