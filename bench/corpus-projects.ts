@@ -121,6 +121,17 @@ interface RepoPackage {
 }
 
 /**
+ * Where a repository is cloned from: its public address, or, when `GUARD_BENCH_GIT_MIRRORS` names a folder
+ * holding `<owner>+<name>/repo` (a git directory brought there beforehand), that copy, for machines that
+ * cannot reach the public host.
+ */
+function repoSource(repo: string): string {
+  const mirrors = process.env.GUARD_BENCH_GIT_MIRRORS;
+  const local = mirrors ? join(mirrors, repo.replace("/", "+"), "repo") : "";
+  return local && existsSync(local) ? local : `https://github.com/${repo}`;
+}
+
+/**
  * A JS/TS package whose npm tarball ships no tests: its repository at the tag of the published version
  * (`git archive` of a bare clone kept in `downloads`), the test dependencies installed by npm at pinned
  * versions, the package.json's `test` script the runner's plain command. The repository's own lockfile goes
@@ -134,7 +145,7 @@ function fromRepo(o: RepoPackage): CorpusProject {
     fetch(dir, dl) {
       mkdirSync(dl, { recursive: true });
       const bare = join(dl, `${o.repo.replace("/", "+")}.git`);
-      if (!existsSync(bare)) must(["git", "clone", "--quiet", "--bare", `https://github.com/${o.repo}`, bare], dl);
+      if (!existsSync(bare)) must(["git", "clone", "--quiet", "--bare", repoSource(o.repo), bare], dl);
       const tar = join(dl, `${o.repo.replace("/", "+")}-${o.tag.replace(/[^\w.-]/g, "_")}.tar`);
       must(["git", "--git-dir", bare, "archive", "--format=tar", "-o", tar, o.tag], dl);
       must(["tar", "xf", tar, "-C", dir], dir);
