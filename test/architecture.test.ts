@@ -10,10 +10,11 @@ const SRC = resolve(import.meta.dir, "..", "src");
 const LAYERS = ["repo", "code", "graph", "decide", "act", "report", "hosts", "mcp", "cli"];
 const RANK: Record<string, number> = { repo: 0, code: 1, graph: 2, decide: 3, act: 4, report: 4, hosts: 5, mcp: 5, cli: 6 };
 /**
- * Vocabulary every layer speaks: errors, exit codes, state paths, the audit log, config, decisions, the JSON
- * envelope, and the graph schema (node ids and labels that extractors produce and the graph stores).
+ * Vocabulary every layer speaks: the ground floor (kernel/: errors, exit codes, decisions, the JSON envelope),
+ * state paths, the audit log and config (state/), and the graph schema (node ids and labels that extractors
+ * produce and the graph stores).
  */
-const KERNEL = ["cli/errors.ts", "cli/exit-codes.ts", "state/", "decide/decision.ts", "report/envelope.ts", "graph/schema.ts"];
+const KERNEL = ["kernel/", "state/", "graph/schema.ts"];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -41,6 +42,18 @@ describe("architecture", () => {
         const to = layerOf(target);
         if (!(to in RANK) || !(from in RANK)) continue;
         if (RANK[to]! > RANK[from]!) violations.push(`${rel} imports ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  test("the ground floor imports nothing above it", () => {
+    const violations: string[] = [];
+    for (const file of files(join(SRC, "kernel"))) {
+      const runtime = readFileSync(file, "utf8").replace(/^import type [^;]+;$/gm, "");
+      for (const m of runtime.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+        const target = relative(SRC, resolve(dirname(file), m[1]!));
+        if (!target.startsWith("kernel/")) violations.push(`${relative(SRC, file)} imports ${target}`);
       }
     }
     expect(violations).toEqual([]);

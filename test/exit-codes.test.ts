@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXIT, EXIT_DESCRIPTIONS } from "../src/cli/exit-codes.ts";
+import { EXIT, EXIT_DESCRIPTIONS } from "../src/kernel/exit-codes.ts";
 
 test("the README's exit-code table is the code's table", () => {
   const readme = readFileSync(join(import.meta.dir, "..", "README.md"), "utf8");

@@ -1,7 +1,7 @@
 import { cac } from "cac";
 import { COMMANDS } from "./commands/index.ts";
-import { GuardError } from "./errors.ts";
-import { EXIT } from "./exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import type { Options } from "./command.ts";
 
 export interface Cli {

@@ -1,4 +1,4 @@
-import type { ExitCode } from "./exit-codes.ts";
+import type { ExitCode } from "../kernel/exit-codes.ts";
 
 export interface OptionSpec {
   /** cac flag syntax, e.g. "--json" or "--backend <backend>". */

@@ -1,6 +1,6 @@
 import pkg from "../../package.json" with { type: "json" };
-import { describeError, isGuardError, systemTodo } from "./errors.ts";
-import { EXIT } from "./exit-codes.ts";
+import { describeError, isGuardError, systemTodo } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { answerNow, brokenPipe, exitAfterOutput, readerGone, watchPipes } from "./output.ts";
 
 export const VERSION: string = pkg.version;

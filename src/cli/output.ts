@@ -1,5 +1,5 @@
 import { fstatSync, readSync, writeSync } from "node:fs";
-import { EXIT } from "./exit-codes.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 
 /**
  * guard's answer must reach its reader whole, or the exit code must say it did not. `process.exit` drops

@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import { basename, extname } from "node:path";
 import type { Language, Parser, Tree } from "web-tree-sitter";
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { GRAMMARS, grammarFor, type LanguageId } from "./grammars.ts";
 
 export type { LanguageId } from "./grammars.ts";

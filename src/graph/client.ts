@@ -22,8 +22,8 @@
  * - `GraphClient` is the connection (one per process is plenty); `client.graph(name)` gives a Graph on it.
  */
 import Redis, { type RedisOptions } from "ioredis";
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { maxSchemaIds, parseReply, type ParsedReply, type Schema } from "./compact.ts";
 import { checkQueryText, paramsPrefix, type ParamValue, type Params } from "./params.ts";
 import type { Row } from "./values.ts";

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallSite, FileExtract } from "../code/extract/types.ts";
-import { GuardError } from "../cli/errors.ts";
+import { GuardError } from "../kernel/errors.ts";
 import { ensureStateDir } from "../state/paths.ts";
 import { withPidLock } from "../state/pid-lock.ts";
 

@@ -1,4 +1,4 @@
-import { GuardError } from "../cli/errors.ts";
+import { GuardError } from "../kernel/errors.ts";
 import { toStored } from "./schema.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { findRepoRoot, requireRepoRoot } from "../repo/git.ts";
-import { envelope, printJson } from "../report/envelope.ts";
+import { envelope, printJson } from "../kernel/envelope.ts";
 import { formatChanges, formatStatus, type HookChanges, type HookStatusReport } from "../report/hooks.ts";
 import { DIRECTIVE_FILES, DIRECTIVES_BEGIN, directivesText, removeDirectives, writeDirectives } from "./install/directives.ts";
 import { gitHookStatus, installGitHook, uninstallGitHook } from "./install/git-hooks.ts";

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describeError } from "../cli/errors.ts";
+import { describeError } from "../kernel/errors.ts";
 import { appendEvent } from "../state/events.ts";
 import type { HookEvent, SavedBeforeRun } from "./types.ts";
 

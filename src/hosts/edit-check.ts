@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import type { Decision } from "../decide/decision.ts";
-import { allow } from "../decide/decision.ts";
+import type { Decision } from "../kernel/decision.ts";
+import { allow } from "../kernel/decision.ts";
 import { findRepoRoot } from "../repo/git.ts";
 import { guardHome } from "../state/paths.ts";
 import { isInside, landingPath } from "../state/workspace.ts";

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from "node:path";
-import { rank } from "../decide/decision.ts";
+import { rank } from "../kernel/decision.ts";
 import { CREDENTIAL_RULES } from "../decide/leak/credentials.ts";
 import { readHead } from "../decide/leak/read-head.ts";
 import { isSecretFilePath } from "../decide/leak/references.ts";

@@ -1,8 +1,8 @@
 import { appendEvent } from "../state/events.ts";
 import { gitRaw, requireRepoRoot } from "../repo/git.ts";
-import { envelope, printJson } from "../report/envelope.ts";
-import { EXIT } from "../cli/exit-codes.ts";
-import { describeError, systemTodo } from "../cli/errors.ts";
+import { envelope, printJson } from "../kernel/envelope.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
+import { describeError, systemTodo } from "../kernel/errors.ts";
 import { runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { weakenedDecisions, type WeakenedDecision } from "../decide/why/decisions/weakened.ts";
 import { reader } from "../decide/why/trees.ts";

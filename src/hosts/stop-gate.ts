@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../state/paths.ts";
-import { describeError } from "../cli/errors.ts";
+import { describeError } from "../kernel/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
 import type { HookVerdict } from "./types.ts";

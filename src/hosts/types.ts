@@ -1,5 +1,5 @@
 import type * as v from "valibot";
-import type { Decision } from "../decide/decision.ts";
+import type { Decision } from "../kernel/decision.ts";
 
 /** The events guard understands, whatever the host calls them. */
 export const GUARD_EVENTS = ["pre-shell", "post-shell", "pre-edit", "pre-read", "post-edit", "stop", "prompt", "session-start", "session-end"] as const;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { combine, type Decision } from "../decide/decision.ts";
+import { combine, type Decision } from "../kernel/decision.ts";
 import type { AssessedFinding } from "../decide/why/index.ts";
 import { guardHome } from "../state/paths.ts";
 import type { HookEvent, TextEdit } from "./types.ts";

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { countGit } from "../state/timings.ts";
 
 export interface GitResult {

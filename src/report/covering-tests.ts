@@ -1,5 +1,5 @@
 import type { CoveringTest } from "../graph/queries.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export interface CoveringTestsReport {
   function: string;

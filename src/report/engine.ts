@@ -1,7 +1,7 @@
 import type { EngineStatusReport } from "../graph/engine/index.ts";
 import type { EnginePathReport } from "../graph/engine/embedded.ts";
 import type { EngineBuild } from "../graph/engine/provision.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export interface EngineActionReport {
   action: "start" | "stop" | "status";

@@ -1,5 +1,5 @@
 import type { EvidenceReport } from "../graph/evidence/record.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export const evidenceEnvelope = (r: EvidenceReport): Envelope<EvidenceReport> => envelope("evidence", r, r.ok);
 

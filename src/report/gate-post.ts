@@ -1,5 +1,5 @@
 import type { Finding, PostReport } from "../decide/gate/types.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 /** A post report is at most this many lines; findings beyond the room are counted, not printed. */
 export const MAX_POST_LINES = 40;

@@ -1,5 +1,5 @@
 import type { PreResult } from "../act/gate/pre.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 const list = (xs: string[], n: number) => (xs.length === 0 ? "none" : xs.length <= n ? xs.join(", ") : `${xs.slice(0, n).join(", ")} and ${xs.length - n} more`);
 

@@ -1,7 +1,7 @@
 import type { Options } from "../cli/command.ts";
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
-import { envelope, printJson } from "./envelope.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
+import { envelope, printJson } from "../kernel/envelope.ts";
 import { formatPost } from "./gate-post.ts";
 import { formatPre } from "./gate-pre.ts";
 

@@ -1,5 +1,5 @@
 import type { IndexReport } from "../graph/indexer.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export const indexEnvelope = (r: IndexReport): Envelope<IndexReport> => envelope("index", r);
 

@@ -1,6 +1,6 @@
 import type { GraphStats } from "../graph/queries.ts";
 import type { Staleness } from "../graph/staleness.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 /** `guard stats`: the graph part. Other pillars add sections (selection history) beside `graph`. */
 export interface StatsReport {

@@ -1,6 +1,6 @@
 import type { InitReport } from "../graph/init.ts";
 import type { InitFlowReport, StepOutcome } from "../cli/setup/init-flow.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export const initEnvelope = (r: InitFlowReport): Envelope<InitFlowReport> => envelope("init", r, r.ok);
 

@@ -1,5 +1,5 @@
 import type { LeakVerdict } from "../decide/leak/types.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 /** Never holds matched bytes: rule ids, offsets and lengths only. */
 export const leakEnvelope = (v: LeakVerdict, sanitized?: string): Envelope<LeakVerdict & { sanitized?: string }> =>

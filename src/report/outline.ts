@@ -1,5 +1,5 @@
 import type { Outline } from "../code/outline.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export interface ParseReport extends Outline {
   file: string;

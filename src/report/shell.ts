@@ -1,6 +1,6 @@
 import { redactDeep } from "../decide/leak/scan.ts";
 import type { ShellVerdict } from "../decide/shell/types.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 /** What `guard shell check --json` prints: the verdict without the walker's internals. */
 export interface ShellCheckReport {

@@ -1,5 +1,5 @@
 import type { Snapshot, SnapshotRestore } from "../act/snapshot/snapshot.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 export const snapshotListEnvelope = (list: Snapshot[]): Envelope<{ snapshots: Snapshot[] }> => envelope("snapshot-list", { snapshots: list });
 

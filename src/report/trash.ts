@@ -4,7 +4,7 @@ import type { TrashManifest } from "../act/trash/manifest.ts";
 import type { RestoreResult } from "../act/trash/restore.ts";
 import type { ItemWhere, TxSummary } from "../act/trash/status.ts";
 import { redactDeep, redactForLog } from "../decide/leak/scan.ts";
-import { envelope, type Envelope } from "./envelope.ts";
+import { envelope, type Envelope } from "../kernel/envelope.ts";
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`);
 /** File names and reasons are shown with any credential in them redacted (the manifest keeps the real path to restore to). */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { existsSync, readFileSync } from "node:fs";
-import { GuardError } from "../cli/errors.ts";
-import { EXIT } from "../cli/exit-codes.ts";
+import { GuardError } from "../kernel/errors.ts";
+import { EXIT } from "../kernel/exit-codes.ts";
 import { configFiles } from "./config-files.ts";
 
 const fraction = (what = "number between 0 and 1") =>

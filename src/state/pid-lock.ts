@@ -1,5 +1,5 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { GuardError } from "../cli/errors.ts";
+import { GuardError } from "../kernel/errors.ts";
 import { pidExists, processStart } from "./process.ts";
 
 /**

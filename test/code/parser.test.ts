@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { GuardError } from "../../src/cli/errors.ts";
+import { GuardError } from "../../src/kernel/errors.ts";
 import { languageForPath, loadLanguage, parse, parseFile, requireLanguageForPath } from "../../src/code/parser.ts";
 
 describe("languageForPath", () => {

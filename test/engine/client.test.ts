@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { GuardError } from "../../src/cli/errors.ts";
+import { GuardError } from "../../src/kernel/errors.ts";
 import { GraphEdge, GraphNode, GraphPath, GraphPoint, GraphTemporal, type Graph } from "../../src/graph/client.ts";
 import { paramsPrefix } from "../../src/graph/params.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";

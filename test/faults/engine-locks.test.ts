@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { socketPath } from "../../src/graph/engine/paths.ts";
 import { withPidLock } from "../../src/state/pid-lock.ts";
 import { processStart } from "../../src/state/process.ts";
-import { GuardError } from "../../src/cli/errors.ts";
+import { GuardError } from "../../src/kernel/errors.ts";
 import { makeRepo } from "../helpers/repo.ts";
 import { builtHostBinary, BUILD_TIMEOUT_MS } from "../release/build-once.ts";
 import { guardBin, killServers, newHome } from "./engine-kit.ts";

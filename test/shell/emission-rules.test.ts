@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { guardCommand } from "../../src/act/trash/compensate.ts";
-import { DECISIONS, rank } from "../../src/decide/decision.ts";
+import { DECISIONS, rank } from "../../src/kernel/decision.ts";
 import { fake } from "../../src/decide/leak/fake.ts";
 import { EMISSION_RULES } from "../../src/decide/shell/emission-rules.ts";
 import { classifyCommand } from "../../src/decide/shell/index.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { classifyCommand } from "../../src/decide/shell/index.ts";
 import { SHELL_RULES } from "../../src/decide/shell/rules.ts";
-import { DECISIONS } from "../../src/decide/decision.ts";
+import { DECISIONS } from "../../src/kernel/decision.ts";
 import { buildShellFixture } from "./fixture.ts";
 
 // One generated test per example of every rule: a `flag` command must be decided by that rule (in at

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, validateConfig } from "../../src/state/config.ts";
-import { isGuardError } from "../../src/cli/errors.ts";
+import { isGuardError } from "../../src/kernel/errors.ts";
 import { makeRepo } from "../helpers/repo.ts";
 
 function errorLine(fn: () => unknown): string {

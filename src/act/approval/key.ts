@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 import { guardHome } from "../../state/paths.ts";
 
 export const KEY_BYTES = 32;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { headSha } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";
 import { appendEvent } from "../../state/events.ts";

@@ -1,4 +1,4 @@
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 
 /** git with guard's own identity and, optionally, a private index, so the user's index and config stay untouched. */
 export function gitWith(args: string[], cwd: string, env: Record<string, string> = {}, input?: string): string {

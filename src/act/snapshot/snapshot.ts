@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { REGENERABLE_NAMES } from "../../decide/shell/places.ts";
 import { appendEvent } from "../../state/events.ts";
 import { ensureStateDir } from "../../state/paths.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import { describeError, isGuardError } from "../../cli/errors.ts";
-import type { Recovery } from "../../decide/decision.ts";
+import { describeError, isGuardError } from "../../kernel/errors.ts";
+import type { Recovery } from "../../kernel/decision.ts";
 import { redactForLog } from "../../decide/leak/scan.ts";
 import { classify, modeTargets, relocationPlan } from "../../decide/shell/classify.ts";
 import type { Compensation, ShellContext, ShellVerdict } from "../../decide/shell/types.ts";

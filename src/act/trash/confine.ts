@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, normalize, relative, sep } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import type { TrashManifest } from "./manifest.ts";
 
 /**

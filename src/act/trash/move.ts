@@ -1,6 +1,6 @@
 import { linkSync, lstatSync, mkdirSync, renameSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 import { copyTree, linkTree, mirrorsByLinks, removeTree, treeDigest } from "./tree.ts";
 
 /**

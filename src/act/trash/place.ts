@@ -1,6 +1,6 @@
 import { lstatSync, renameSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 import { makeParents } from "./confine.ts";
 import { txDir, writeManifest, type TrashItem, type TrashManifest } from "./manifest.ts";
 import { copyTree, removeTree, treeDigest } from "./tree.ts";

@@ -1,7 +1,7 @@
 import { linkSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import { tryLockTx } from "./lock.ts";

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, relative } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
 import { checkManifestPaths, checkParents } from "./confine.ts";
 import { tryLockTx } from "./lock.ts";

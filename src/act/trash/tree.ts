@@ -1,6 +1,6 @@
 import { chmodSync, copyFileSync, constants, linkSync, lstatSync, lutimesSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 import { sha256 } from "../../state/digest.ts";
 
 export interface TreeSize {

@@ -1,5 +1,5 @@
 import type { CommandSpec, Options } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 const changeOptions = (o: Options) => ({ base: typeof o.base === "string" ? o.base : undefined, staged: o.staged === true });
 
@@ -32,7 +32,7 @@ export const check: CommandSpec = {
 async function print(selection: import("../../decide/select/selection.ts").Selection, options: Options, cached: boolean): Promise<void> {
   const { emit, formatSelection, formatList } = await import("../../report/selection.ts");
   if (options.json) {
-    const { envelope } = await import("../../report/envelope.ts");
+    const { envelope } = await import("../../kernel/envelope.ts");
     await emit(JSON.stringify(envelope("selection", { ...selection, cached }), null, 2));
   } else if (options.list) {
     const list = formatList(selection);

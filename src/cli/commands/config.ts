@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const config: CommandSpec = {
   name: "config <section>",
@@ -37,7 +37,7 @@ export const config: CommandSpec = {
       timeout: options.timeout === undefined ? undefined : Number(options.timeout),
     });
     if (options.json) {
-      const { envelope, printJson } = await import("../../report/envelope.ts");
+      const { envelope, printJson } = await import("../../kernel/envelope.ts");
       printJson(envelope("config", { llm: section ?? null }));
     } else process.stdout.write(section ? `gate.llm in .guard/config.json: ${JSON.stringify(section)}\n` : "gate.llm: off (guard post runs no LLM review)\n");
     return EXIT.OK;

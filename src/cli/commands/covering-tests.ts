@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const coveringTests: CommandSpec = {
   name: "covering-tests <target>",
@@ -22,7 +22,7 @@ export const coveringTests: CommandSpec = {
     const { openGraph } = await import("../../graph/open.ts");
     const { coveringTests: query, getFunction } = await import("../../graph/queries.ts");
     const { coveringTestsEnvelope, formatCoveringTests } = await import("../../report/covering-tests.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const graph = await openGraph(root);
     try {
       if (!(await getFunction(graph, target)))

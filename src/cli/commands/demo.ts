@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const demo: CommandSpec = {
   name: "demo",
@@ -27,7 +27,7 @@ export const demo: CommandSpec = {
     } else dir = mkdtempSync(join(tmpdir(), `guard-demo-${scenario.name}-`));
     const result = await scenario.run(dir);
     if (options.json === true) {
-      const { envelope, printJson } = await import("../../report/envelope.ts");
+      const { envelope, printJson } = await import("../../kernel/envelope.ts");
       printJson(envelope("demo", { scenario: scenario.name, asExpected: result.asExpected, ...result.data }, result.asExpected));
     } else process.stdout.write(`guard demo --scenario ${scenario.name}: ${scenario.summary}\n\n${result.lines.join("\n")}\n`);
     return result.asExpected ? EXIT.OK : EXIT.ERROR;

@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const doctor: CommandSpec = {
   name: "doctor",
@@ -16,7 +16,7 @@ export const doctor: CommandSpec = {
     const { settingsFromOptions } = await import("../../graph/engine/settings-from-options.ts");
     const { runDoctor } = await import("../doctor/run.ts");
     const { doctorEnvelope, formatDoctor } = await import("../../report/doctor/format.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const { settings, root } = settingsFromOptions(cwd, options);
     const report = await runDoctor({ cwd, root, settings, fix: Boolean(options.fix) });
     if (options.json) printJson(doctorEnvelope(report));

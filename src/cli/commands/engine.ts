@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 const ACTIONS = ["start", "stop", "status", "path", "install"];
 
@@ -28,7 +28,7 @@ export const engine: CommandSpec = {
     const { settingsFromOptions } = await import("../../graph/engine/settings-from-options.ts");
     const { settings } = settingsFromOptions(cwd, options);
     const report = await import("../../report/engine.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
 
     if (action === "install") {
       const { installEngine } = await import("../../graph/engine/embedded.ts");

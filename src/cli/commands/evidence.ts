@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const evidence: CommandSpec = {
   name: "evidence",
@@ -14,7 +14,7 @@ export const evidence: CommandSpec = {
   async action(_args, options) {
     const { recordEvidence } = await import("../../graph/evidence/record.ts");
     const { evidenceEnvelope, formatEvidence } = await import("../../report/evidence.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const { evidenceProgress, rememberRecording } = await import("../../report/evidence-progress.ts");
     const { requireRepoRoot } = await import("../../repo/git.ts");
     const root = requireRepoRoot(options.cwd ?? process.cwd());

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const explain: CommandSpec = {
   name: "explain <test>",
@@ -30,7 +30,7 @@ export const explain: CommandSpec = {
     const facts = await linesFacts(root, selection, matched.length > 0 ? matched : [...new Set([test, pytestId])]);
     const { text, selected } = formatExplain(selection, test, facts);
     if (options.json) {
-      const { envelope } = await import("../../report/envelope.ts");
+      const { envelope } = await import("../../kernel/envelope.ts");
       const { emit } = await import("../../report/selection.ts");
       const matches = matchingTests(selection.tests, test);
       await emit(JSON.stringify(envelope("explain", { test, selected, level: selection.level, tests: matches, lines: facts, changes: selection.changes }), null, 2));

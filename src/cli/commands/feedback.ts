@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const feedback: CommandSpec = {
   name: "feedback",
@@ -32,7 +32,7 @@ export const feedback: CommandSpec = {
       const { appendEvent } = await import("../../state/events.ts");
       appendEvent(root, { type: "select.feedback", function: fn, test });
       if (options.json) {
-        const { envelope } = await import("../../report/envelope.ts");
+        const { envelope } = await import("../../kernel/envelope.ts");
       const { emit } = await import("../../report/selection.ts");
         await emit(JSON.stringify(envelope("feedback", { function: fn, test, source: "miss_repair", edges }), null, 2));
       } else process.stdout.write(`recorded: ${test} now runs whenever ${fn} changes (miss_repair)\n`);

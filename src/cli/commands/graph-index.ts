@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const index: CommandSpec = {
   name: "index",
@@ -16,7 +16,7 @@ export const index: CommandSpec = {
     const { indexRepository } = await import("../../graph/indexer.ts");
     const { progressBar } = await import("../../report/progress.ts");
     const { formatIndex, indexEnvelope } = await import("../../report/graph-index.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const graph = await openGraph(root);
     const bar = progressBar("indexing", !options.json);
     try {

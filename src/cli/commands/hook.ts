@@ -1,6 +1,6 @@
 import type { CommandSpec, Options } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 const list = (v: unknown): string[] => (v === undefined || v === true ? [] : Array.isArray(v) ? v.map(String) : [String(v)]).flatMap((s) => s.split(","));
 

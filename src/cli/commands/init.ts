@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const init: CommandSpec = {
   name: "init",
@@ -33,7 +33,7 @@ export const init: CommandSpec = {
     const hooks = await parseHooks(options.hooks, Boolean(options.json));
     const { runInit } = await import("../setup/init-flow.ts");
     const { initEnvelope, formatInit } = await import("../../report/init.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const interactive = !options.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
     const report = await runInit({
       root: requireRepoRoot(cwd),

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 /** stdin, but never more than `limit + 1` bytes (enough to know it is too large). */
 async function readStdin(limit: number): Promise<Uint8Array> {
@@ -43,7 +43,7 @@ export const leak: CommandSpec = {
       appendEvent(root, { type: "leak.decision", action, channel: v.channel, decision: v.decision, code: v.code, bytes: v.bytes, payloadSha256: createHash("sha256").update(payload).digest("hex"), findings: v.findings, exempted: v.exempted });
     }
     const { leakEnvelope, formatLeak } = await import("../../report/leak.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const rewritten = v.sanitized !== undefined ? Buffer.from(v.sanitized, "latin1") : undefined;
     if (action === "check") {
       if (options.json) printJson(leakEnvelope(v));

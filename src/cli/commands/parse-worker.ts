@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 /** Internal: the background parse worker `guard index` and the agent hooks start and talk to (src/code/worker/). */
 export const parseWorker: CommandSpec = {

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const post: CommandSpec = {
   name: "post",
@@ -23,7 +23,7 @@ export const post: CommandSpec = {
     const outcome = settleApproval(root, await runPost(root, { focus: focus as never, session: typeof options.session === "string" ? options.session : undefined }));
     const { formatPost, postEnvelope } = await import("../../report/gate-post.ts");
     if (options.json) {
-      const { printJson } = await import("../../report/envelope.ts");
+      const { printJson } = await import("../../kernel/envelope.ts");
       printJson(postEnvelope(outcome.report));
     } else process.stdout.write(formatPost(outcome.report));
     return outcome.report.verdict === "APPROVED" ? EXIT.OK : EXIT.BLOCKED;

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 const asList = (v: unknown): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String));
 
@@ -30,7 +30,7 @@ export const pre: CommandSpec = {
     });
     const { formatPre, preEnvelope } = await import("../../report/gate-pre.ts");
     if (options.json) {
-      const { printJson } = await import("../../report/envelope.ts");
+      const { printJson } = await import("../../kernel/envelope.ts");
       printJson(preEnvelope(r));
     } else process.stdout.write(formatPre(r));
     return EXIT.OK;

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const rm: CommandSpec = {
   name: "rm [...paths]",
@@ -44,7 +44,7 @@ export const rm: CommandSpec = {
     const m = relocate(ws.root, nonNested, { reason: options.reason ? String(options.reason) : "guard rm", command: `guard rm ${paths.length} path(s)`, maxBytes });
     const report = { txid: m.txid, moved: m.items.filter((i) => i.state === "moved").map((i) => i.original), missing, restore: `guard trash restore ${m.txid}` };
     const { rmEnvelope, formatRm } = await import("../../report/trash.ts");
-    if (options.json) (await import("../../report/envelope.ts")).printJson(rmEnvelope(report));
+    if (options.json) (await import("../../kernel/envelope.ts")).printJson(rmEnvelope(report));
     else process.stdout.write(formatRm(ws.root, report));
     return EXIT.OK;
   },

@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const run: CommandSpec = {
   name: "run [task]",
@@ -32,7 +32,7 @@ export const run: CommandSpec = {
       runnerArgs: command,
     });
     if (options.json) {
-      const { envelope } = await import("../../report/envelope.ts");
+      const { envelope } = await import("../../kernel/envelope.ts");
       const { emit } = await import("../../report/selection.ts");
       await emit(JSON.stringify(
         envelope(

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 /** Several words after `--` are one argv: quote each so the shell guard sees exactly those words. */
 export function joinArgv(words: string[]): string {
@@ -41,7 +41,7 @@ export const shell: CommandSpec = {
       : await (await import("../../act/trash/compensate.ts")).guardCommand(command, ctx);
     const { shellReport, shellEnvelope, formatShell } = await import("../../report/shell.ts");
     const report = shellReport(verdict, dryRun);
-    if (options.json) (await import("../../report/envelope.ts")).printJson(shellEnvelope(report));
+    if (options.json) (await import("../../kernel/envelope.ts")).printJson(shellEnvelope(report));
     else process.stdout.write(formatShell(report));
     return decisionExit(verdict.decision);
   },

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const snapshot: CommandSpec = {
   name: "snapshot <action> [id]",
@@ -13,7 +13,7 @@ export const snapshot: CommandSpec = {
     const root = requireRepoRoot(resolve(options.cwd ?? "."));
     const snap = await import("../../act/snapshot/snapshot.ts");
     const report = await import("../../report/snapshot.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     if (action === "list") {
       const list = snap.listSnapshots(root);
       if (options.json) printJson(report.snapshotListEnvelope(list));

@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../command.ts";
-import { EXIT } from "../exit-codes.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const stats: CommandSpec = {
   name: "stats",
@@ -13,7 +13,7 @@ export const stats: CommandSpec = {
     const { graphStats } = await import("../../graph/queries.ts");
     const { stalenessVsHead } = await import("../../graph/staleness.ts");
     const { formatStats, statsEnvelope } = await import("../../report/graph-stats.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const graph = await openGraph(root);
     try {
       const g = await graphStats(graph);

@@ -1,6 +1,6 @@
 import type { CommandSpec } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 export const trash: CommandSpec = {
   name: "trash <action> [txid]",
@@ -17,7 +17,7 @@ export const trash: CommandSpec = {
     const { realpathSync } = await import("node:fs");
     const root = realpathSync(findWorkspaceRoot(resolve(options.cwd ?? ".")));
     const report = await import("../../report/trash.ts");
-    const { printJson } = await import("../../report/envelope.ts");
+    const { printJson } = await import("../../kernel/envelope.ts");
     const needTxid = () => {
       if (!txid) throw new GuardError(`guard trash ${action} needs a txid`, undefined, "see `guard trash list`", EXIT.USAGE, "E_USAGE");
       return txid;

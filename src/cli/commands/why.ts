@@ -1,6 +1,6 @@
 import type { CommandSpec, Options } from "../command.ts";
-import { GuardError } from "../errors.ts";
-import { EXIT } from "../exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 const list = (v: unknown): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String));
 const usage = (what: string, todo: string) => new GuardError(what, undefined, todo, EXIT.USAGE, "E_USAGE");
@@ -42,7 +42,7 @@ export const why: CommandSpec = {
     const [action, target] = args;
     const { requireRepoRoot } = await import("../../repo/git.ts");
     const root = requireRepoRoot(typeof options.cwd === "string" ? options.cwd : process.cwd());
-    const { envelope, printJson } = await import("../../report/envelope.ts");
+    const { envelope, printJson } = await import("../../kernel/envelope.ts");
     const json = options.json === true;
 
     if (action === "trace") {

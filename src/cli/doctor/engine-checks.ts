@@ -1,4 +1,4 @@
-import { describeError } from "../errors.ts";
+import { describeError } from "../../kernel/errors.ts";
 import { TAIL_REWRITE_BYTES, compactLog, logTailBytes } from "../../graph/engine/aof.ts";
 import { enginePaths } from "../../graph/engine/paths.ts";
 import { guardHome } from "../../state/paths.ts";

@@ -1,4 +1,4 @@
-import { isGuardError, describeError } from "../errors.ts";
+import { isGuardError, describeError } from "../../kernel/errors.ts";
 import { enginePaths } from "../../graph/engine/paths.ts";
 import { guardHome } from "../../state/paths.ts";
 import { graphName } from "../../graph/name.ts";

@@ -1,4 +1,4 @@
-import { describeError } from "../errors.ts";
+import { describeError } from "../../kernel/errors.ts";
 import type { GraphClient } from "../../graph/client.ts";
 import { connectEngine, type EngineDeps, type EngineHandle, type EngineSettings } from "../../graph/engine/index.ts";
 import type { DoctorCheck, DoctorContext, DoctorEntry } from "./check.ts";

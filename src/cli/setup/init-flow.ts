@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { describeError } from "../errors.ts";
+import { describeError } from "../../kernel/errors.ts";
 import { initRepository, type InitReport } from "../../graph/init.ts";
 import type { IndexReport } from "../../graph/indexer.ts";
 import type { EvidenceReport } from "../../graph/evidence/record.ts";

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import type { Session } from "./types.ts";
 import { writeFileAtomic } from "../../state/atomic.ts";

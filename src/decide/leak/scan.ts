@@ -1,6 +1,6 @@
 import { sha256Hex } from "../../state/digest.ts";
 import { homedir } from "node:os";
-import { rank, type DecisionKind } from "../decision.ts";
+import { rank, type DecisionKind } from "../../kernel/decision.ts";
 import { channelById, CHANNELS } from "./channels.ts";
 import { CREDENTIAL_RULES } from "./credentials.ts";
 import { isHarmlessMention } from "./argv-mentions.ts";

@@ -1,4 +1,4 @@
-import type { Decision, DecisionKind } from "../decision.ts";
+import type { Decision, DecisionKind } from "../../kernel/decision.ts";
 
 export type FindingKind = "credential" | "reference" | "host-path";
 

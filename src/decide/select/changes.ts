@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { ownChangeTest } from "../../state/own-files.ts";
 import { countGit } from "../../state/timings.ts";

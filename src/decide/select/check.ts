@@ -1,4 +1,4 @@
-import { isGuardError } from "../../cli/errors.ts";
+import { isGuardError } from "../../kernel/errors.ts";
 import type { Graph } from "../../graph/client.ts";
 import { gitRaw } from "../../repo/git.ts";
 import { DEFAULTS, loadConfig } from "../../state/config.ts";

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { ignoredPaths } from "../../repo/git.ts";
 import { resolveWorkspace } from "../../state/workspace.ts";
-import { rank, type Decision } from "../decision.ts";
+import { rank, type Decision } from "../../kernel/decision.ts";
 import { emissionDecisions } from "./emission-rules.ts";
 import { firstRule } from "./match.ts";
 import { looksRegenerable, makeWorkspace, resolveTarget, type Workspace } from "./places.ts";

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import type { Decision, DecisionKind } from "../decision.ts";
+import type { Decision, DecisionKind } from "../../kernel/decision.ts";
 import { CREDENTIAL_RULES } from "../leak/credentials.ts";
 import { fake } from "../leak/fake.ts";
 import { readHead } from "../leak/read-head.ts";

@@ -1,4 +1,4 @@
-import type { DecisionKind } from "../decision.ts";
+import type { DecisionKind } from "../../kernel/decision.ts";
 import type { GitEffect, OperationKind } from "./types.ts";
 
 /** A fact about one target, as the rule table tests it. */

@@ -1,5 +1,5 @@
 import type { SyntaxTree } from "../../code/plain-tree.ts";
-import type { Decision, Recovery } from "../decision.ts";
+import type { Decision, Recovery } from "../../kernel/decision.ts";
 
 /** Where guard runs the classification: the command's working directory and its workspace. */
 export interface ShellContext {

@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitRaw, headSha, requireRepoRoot, splitZ } from "../../repo/git.ts";
 import { WHYGUARD_DIR, whyguardFiles } from "./decisions/import-whyguard.ts";
-import type { Decision as GuardDecision } from "../decision.ts";
+import type { Decision as GuardDecision } from "../../kernel/decision.ts";
 import { assess, whySettings, type AssessedFinding, type WhyReport, type WhyVerdict } from "./assess.ts";
 import { openWhyCache } from "./cache.ts";
 import type { Side } from "./trees.ts";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { parse, requireLanguageForPath } from "../../code/parser.ts";
 import { headSha } from "../../repo/git.ts";
 import { whySettings } from "./assess.ts";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { enginePaths } from "./paths.ts";
 import { platformName, type PlatformFacts } from "./platform.ts";
 import { elfProblem, type EngineBuild, type Rejection } from "./provision.ts";

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { guardHome } from "../../state/paths.ts";
 import { downloadBundle, type BundleOptions } from "./bundle.ts";
 import { tryLockFile, withFileLock } from "./lock.ts";

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
+import { GuardError } from "../../kernel/errors.ts";
 
 /**
  * An exclusive lock on a file, held with flock(2) so the kernel releases it when its holder dies

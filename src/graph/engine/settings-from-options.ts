@@ -1,5 +1,5 @@
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { BACKENDS, type Backend } from "../../state/config.ts";
 import { findRepoRoot } from "../../repo/git.ts";
 import { engineSettings, type EngineSettings } from "./index.ts";

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { enginePaths, ensureSocketDir } from "./paths.ts";
 import type { EngineBuild } from "./provision.ts";
 import { waitUntilReady, type LoadProgress } from "./ready.ts";

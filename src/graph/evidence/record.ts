@@ -1,5 +1,5 @@
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 import { headSha, ignoredPaths, requireRepoRoot } from "../../repo/git.ts";
 import type { Graph } from "../client.ts";
 import { attribute, declaredTests, evidenceFiles } from "./attribute.ts";

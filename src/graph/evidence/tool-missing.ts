@@ -1,5 +1,5 @@
-import { GuardError } from "../../cli/errors.ts";
-import { EXIT } from "../../cli/exit-codes.ts";
+import { GuardError } from "../../kernel/errors.ts";
+import { EXIT } from "../../kernel/exit-codes.ts";
 
 /** A tool the recording needs is not installed: say which and the exact command that adds it. */
 export function toolMissing(tool: string, where: string, command: string): GuardError {

@@ -1,4 +1,4 @@
-import { envelope, type Envelope } from "../envelope.ts";
+import { envelope, type Envelope } from "../../kernel/envelope.ts";
 import type { DoctorReport } from "../../cli/doctor/run.ts";
 
 export const doctorEnvelope = (r: DoctorReport): Envelope<DoctorReport> => envelope("doctor", r, r.ok);

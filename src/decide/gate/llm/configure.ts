@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../../cli/errors.ts";
-import { EXIT } from "../../../cli/exit-codes.ts";
+import { GuardError } from "../../../kernel/errors.ts";
+import { EXIT } from "../../../kernel/exit-codes.ts";
 import { validateConfig } from "../../../state/config.ts";
 import { ensureStateDir } from "../../../state/paths.ts";
 import type { LlmConfig } from "./providers.ts";

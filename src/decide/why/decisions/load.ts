@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { GuardError } from "../../../cli/errors.ts";
-import { EXIT } from "../../../cli/exit-codes.ts";
+import { GuardError } from "../../../kernel/errors.ts";
+import { EXIT } from "../../../kernel/exit-codes.ts";
 import { DecisionSchema, type LoadedDecision } from "./schema.ts";
 
 /** Where decisions live, relative to the repository root. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardError } from "../../../cli/errors.ts";
-import { EXIT } from "../../../cli/exit-codes.ts";
+import { GuardError } from "../../../kernel/errors.ts";
+import { EXIT } from "../../../kernel/exit-codes.ts";
 import { DECISIONS_DIR, parseDecision } from "./load.ts";
 import type { Decision } from "./schema.ts";
 
