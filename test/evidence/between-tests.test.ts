@@ -167,48 +167,6 @@ test("after the await", () => {
 `,
 };
 
-const JEST: Record<string, string> = {
-  "package.json": JSON.stringify({ name: "fx-between-jest", private: true, scripts: { test: "jest" }, devDependencies: { jest: "29" } }, null, 2),
-  "lib.js": lib(false),
-  "test/a.test.js": `const lib = require("../lib.js");
-
-lib.branchy(0);
-
-afterEach(() => {
-  lib.userAfterEach();
-});
-
-describe("first", () => {
-  beforeAll(() => {
-    lib.suiteSetup();
-  });
-  afterAll(() => {
-    lib.suiteTeardown();
-  });
-  test("one", () => {
-    expect(lib.inTest(1)).toBe(1);
-  });
-  test("two", () => {
-    expect(lib.inTest(2)).toBe(2);
-  });
-});
-
-test("three", () => {
-  expect(lib.inTest(3)).toBe(3);
-  expect(lib.branchy(3)).toBe("more");
-});
-`,
-  // Run after a.test.js in the same process (in band): its top level follows a's last test.
-  "test/b.test.js": `const lib = require("../lib.js");
-
-lib.moduleCode();
-
-test("four", () => {
-  expect(lib.inTest(4)).toBe(4);
-});
-`,
-};
-
 describe("code between two tests is import time", () => {
   test("vitest: suite hooks, a beforeEach's cleanup, onTestFinished, a fixture's teardown; a module first imported in a test", async () => {
     const dir = tmp("vitest");
@@ -258,27 +216,5 @@ describe("code between two tests is import time", () => {
     expect(tla.inTest).toEqual(["before the await", "after the await"]);
     expect(tla.moduleCode).toEqual([]);
     expect(ev.moduleLevel["lib.js"]).toContain(bodyLine("moduleCode"));
-  }, 120_000);
-
-  test("jest: suite hooks, a test file's top level after another file's last test; afterEach hooks are the test's", async () => {
-    const dir = tmp("jest");
-    buildRepo(dir, JEST);
-    symlinkSync(jsRunners(), join(dir, "node_modules"), "dir");
-    const ev = await recordJs({ root: dir });
-    expect(Object.fromEntries(ev.tests.map((t) => [t.name, t.outcome]))).toEqual({ one: "passed", two: "passed", three: "passed", four: "passed" });
-    expect(ev.moduleLevel["lib.js"]).toContain(ZERO);
-    expect(ev.coverage["test/a.test.js::three"]!["lib.js"]).toContain(MORE);
-    expect(ev.coverage["test/a.test.js::three"]!["lib.js"]).not.toContain(ZERO);
-    expect(where(ev, "lib.js")).toEqual({
-      inTest: ["first > one", "first > two", "three", "four"],
-      suiteSetup: ["import"],
-      suiteTeardown: ["import"],
-      eachCleanup: [],
-      // jest runs a test's afterEach hooks before it reports the test done: they are the test's.
-      userAfterEach: ["first > one", "first > two", "three"],
-      finished: [],
-      fixtureTeardown: [],
-      moduleCode: ["import"],
-    });
   }, 120_000);
 });

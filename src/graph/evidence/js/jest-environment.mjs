@@ -5,7 +5,7 @@
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { compiledSource, gapCode, testEnded, testOpen, testStarted, wanted } from "./v8-hook.mjs";
+import { compiledSource, testEnded, testStarted, wanted } from "./v8-hook.mjs";
 
 // jest compiles each module as `new vm.Script(wrapper + transformed code, { filename })`: the text V8
 // runs, which the coverage offsets count in. Kept for the repository's files, it spares asking the
@@ -62,27 +62,17 @@ function titlePath(test) {
   return names.join(" > ");
 }
 
-// jest-circus's events that are the runner's own bookkeeping between two tests. Any other event with no test
-// open (a beforeAll or afterAll hook starting, a describe body being defined, the file's own code before
-// its first event) means the project's code may run there: guard then takes that window as import time
-// at the next test's start. Otherwise the start take is skipped (it would hold only jest's own code), which
-// halves the takes: each costs the same few milliseconds whatever ran.
-const BETWEEN_TESTS = new Set(["test_start", "test_done", "test_skip", "test_todo", "test_retry", "run_describe_start", "run_describe_finish", "hook_success", "hook_failure", "test_started"]);
-
 const wrapped = new Map();
 function wrap(Base) {
   if (wrapped.has(Base)) return wrapped.get(Base);
   class GuardEvidenceEnvironment extends Base {
     constructor(config, context) {
       super(config, context);
-      // The test file's own code (its requires, its describe bodies) runs next, before any test.
-      gapCode();
       const testPath = context.testPath;
       // A base that sets handleTestEvent per instance would hide a prototype method: chain whichever it has.
       const next = this.handleTestEvent;
       this.handleTestEvent = (event, state) => {
-        if (!BETWEEN_TESTS.has(event.name) && !testOpen()) gapCode();
-        if (event.name === "test_start") testStarted({ id: titlePath(event.test), file: testPath }, true);
+        if (event.name === "test_start") testStarted({ id: titlePath(event.test), file: testPath });
         else if (event.name === "test_done") testEnded(event.test.errors.length > 0 ? "failed" : "passed");
         // A skipped or todo test gets test_start but never test_done.
         else if (event.name === "test_skip" || event.name === "test_todo") testEnded("skipped");

@@ -124,54 +124,6 @@ def _fold_fixtures(by_context, reads):
         del reads[ctx]
 
 
-# GUARD_SHARD="k/n": this process is one of n that guard starts side by side; each collects as pytest
-# always does and keeps its share. The share is computed from the collected node ids alone, so the n
-# processes agree without talking: test methods go by class and test functions by module (as xdist's
-# loadscope), a module of functions larger than one share goes by function (its parametrized cases
-# together), and the groups are dealt largest first to the least loaded process.
-_SHARD = os.environ.get("GUARD_SHARD", "")
-
-
-def _groups(items, n):
-    by_key = {}
-    for item in items:
-        cls = getattr(item, "cls", None)
-        module = item.nodeid.split("::", 1)[0]
-        key = "%s::%s" % (module, cls.__name__) if cls is not None else module
-        by_key.setdefault(key, []).append(item)
-    share = len(items) / float(n)
-    groups = {}
-    for key, members in by_key.items():
-        if "::" not in key and len(members) > share:
-            for item in members:
-                name = getattr(item, "originalname", None) or item.name
-                groups.setdefault("%s::%s" % (key, name), []).append(item)
-        else:
-            groups[key] = members
-    return groups
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(session, config, items):
-    if not _SHARD:
-        return
-    k, n = (int(x) for x in _SHARD.split("/"))
-    if getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
-        # The project runs xdist itself: the first process runs everything, as it would alone.
-        if k != 0:
-            items[:] = []
-        return
-    load = [0] * n
-    mine = set()
-    groups = _groups(items, n)
-    for key in sorted(groups, key=lambda g: (-len(groups[g]), g)):
-        target = load.index(min(load))
-        load[target] += len(groups[key])
-        if target == k:
-            mine.update(id(item) for item in groups[key])
-    items[:] = [item for item in items if id(item) in mine]
-
-
 def pytest_runtest_logreport(report):
     if hasattr(report, "node"):  # an xdist controller hearing a worker's report; the worker records it
         return
