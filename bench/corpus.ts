@@ -129,13 +129,23 @@ const s = (ms?: number) => (ms === undefined ? "—" : ms >= 10_000 ? `${(ms / 1
 const line = (r: Row) =>
   `| ${r.project.name} ${r.project.version} | ${r.project.ecosystem} | ${r.project.style} | ${r.init} | ${r.passing ?? "—"} / ${r.tests ?? "—"} | ${r.withEvidence === undefined ? "—" : `${r.withEvidence} (${((100 * r.withEvidence) / Math.max(1, r.passing!)).toFixed(1)}%)`} | ${s(r.plainMs)} | ${s(r.evidenceMs)}${r.plainMs && r.evidenceMs ? ` (${(r.evidenceMs / r.plainMs).toFixed(1)}×)` : ""} | ${r.level ?? "—"} ${r.selected ?? ""} | ${s(r.checkMs)} | ${s(r.cachedMs)} | ${s(r.afterCommitMs)} |${r.note ? ` ${r.note}` : ""}`;
 const HEADER = "| project | eco | suite | guard index + evidence | passing / tests | passing with evidence | plain suite | guard evidence | level, selected on a one-function edit | guard check | cached | after a commit |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
-const old = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8").split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| project") && !rows.some((r) => l.startsWith(`| ${r.project.name} `))) : [];
+const previous = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+const oldLines = previous.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| project"));
+const rowOf = (name: string) => oldLines.find((l) => l.startsWith(`| ${name} `));
+// A project whose set-up failed this time (a fetch that could not reach its host) keeps the row it had.
+const kept = rows.filter((r) => r.init.startsWith("set-up failed") && rowOf(r.project.name));
+for (const r of kept) process.stderr.write(`corpus: ${r.project.name}: ${r.init}; its earlier row is kept\n`);
+const fresh = rows.filter((r) => !kept.includes(r));
+const old = oldLines.filter((l) => !fresh.some((r) => l.startsWith(`| ${r.project.name} `)));
 const order = (l: string) => CORPUS.findIndex((p) => l.startsWith(`| ${p.name} `));
-const body = [...old, ...rows.map(line)].sort((a, b) => order(a) - order(b));
+const body = [...old, ...fresh.map(line)].sort((a, b) => order(a) - order(b));
 mkdirSync(dirname(RESULTS), { recursive: true });
-const notes = existsSync(RESULTS) && readFileSync(RESULTS, "utf8").includes("\n## Notes") ? readFileSync(RESULTS, "utf8").slice(readFileSync(RESULTS, "utf8").indexOf("\n## Notes")) : "";
-writeFileSync(
-  RESULTS,
-  `# Real-project corpus (bench/corpus.ts)\n\nLast run: ${hostname()}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" / ")}, ${new Date().toISOString().slice(0, 16)} UTC; compiled dist/guard. Wall times are single runs except guard check (median of 5 edits) and its cached figure (median of 5).\n\n${HEADER}\n${body.join("\n")}\n${notes}`,
-);
+const notes = previous.includes("\n## Notes") ? previous.slice(previous.indexOf("\n## Notes")) : "";
+const when = `${hostname()}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" / ")}, ${new Date().toISOString().slice(0, 16)} UTC`;
+// A run of some projects adds its own line under the earlier ones; a run of all of them starts afresh.
+const tableAt = previous.indexOf("\n| project");
+const earlier = chosen.length < CORPUS.length && tableAt > 0 ? previous.slice(0, tableAt).replace(/^# .*\n+/, "").trim() : "";
+const names = fresh.map((r) => r.project.name).join(", ");
+const header = earlier && names ? `${earlier}\n\nRows of ${names} again: ${when}; compiled dist/guard.` : earlier || `Last run: ${when}; compiled dist/guard. Wall times are single runs except guard check (median of 5 edits) and its cached figure (median of 5).`;
+writeFileSync(RESULTS, `# Real-project corpus (bench/corpus.ts)\n\n${header}\n\n${HEADER}\n${body.join("\n")}\n${notes}`);
 console.log(readFileSync(RESULTS, "utf8"));

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { nodeTest } from "./node-test.ts";
 import type { Runner, TestResult } from "./types.ts";
 import { jest, vitest } from "./vitest.ts";
@@ -27,7 +28,8 @@ function scriptCommand(root: string): { argv: string[]; display: string } {
 
 /** Failing test names from plain runner output (node:test spec/TAP, bun test, mocha/jest-style marks). */
 export function failuresInOutput(output: string): TestResult[] {
-  const lines = output.split("\n");
+  // Colour codes a runner prints for a terminal of the user's (FORCE_COLOR in their environment) are not names.
+  const lines = stripVTControlCharacters(output).split("\n");
   const out = new Map<string, TestResult>();
   lines.forEach((l, i) => {
     const m = /^\s*(?:✖|✕|×)\s+(.+?)(?:\s+\([\d.]+m?s\))?$/.exec(l) ?? /^\s*not ok \d+ - (.+)$/.exec(l) ?? /^\s*\(fail\)\s+(.+?)(?:\s+\[[\d.]+m?s\])?$/.exec(l);

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { GuardError } from "../../kernel/errors.ts";
 import { EXIT } from "../../kernel/exit-codes.ts";
 
@@ -19,5 +20,5 @@ export function recordingFailed(what: string, why: string, todo: string): GuardE
 
 /** The last few lines of a runner's output, for an error's "why". */
 export function tail(text: string, lines = 3): string {
-  return text.trim().split("\n").slice(-lines).join(" | ").slice(0, 400);
+  return stripVTControlCharacters(text).trim().split("\n").slice(-lines).join(" | ").slice(0, 400);
 }

@@ -104,7 +104,7 @@ export async function recordBun(opts: BunOptions): Promise<Evidence> {
       const out = join(work, String(i));
       const proc = Bun.spawn(
         [bun, "test", "--coverage", "--coverage-reporter=lcov", `--coverage-dir=${out}`, "--reporter=junit", `--reporter-outfile=${join(out, "junit.xml")}`, `./${file}`],
-        { cwd: opts.dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0" } },
+        { cwd: opts.dir, stdout: "pipe", stderr: "pipe" },
       );
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (!existsSync(join(out, "junit.xml"))) {

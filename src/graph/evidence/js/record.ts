@@ -45,12 +45,10 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
   try {
     const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root);
-    // jest's results come from its JSON file, so its output may keep the colours a plain start would
-    // have: FORCE_COLOR=0 also reaches the tests, and commander's colour tests (CLICOLOR_FORCE) failed.
-    const plainColour = project.runner === "jest" ? {} : { FORCE_COLOR: "0" };
+    // No FORCE_COLOR of guard's: it would reach the tests (commander's CLICOLOR_FORCE tests failed).
     const proc = Bun.spawn(cmd, {
       cwd: dir,
-      env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, NODE_V8_COVERAGE: "", ...plainColour },
+      env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, NODE_V8_COVERAGE: "" },
       stdout: "pipe",
       stderr: "pipe",
     });
