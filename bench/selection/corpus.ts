@@ -40,7 +40,8 @@ function benchProject(p: CorpusProject): BenchProject & { peer?: Peer; mutants: 
         const r = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.invalid", GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" } });
         if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
       };
-      writeFileSync(join(root, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\n");
+      // coverage/: commander's jest config writes its own coverage report there on every run (its own .gitignore has it).
+      writeFileSync(join(root, ".gitignore"), "__pycache__/\n.pytest_cache/\n*.egg-info/\nnode_modules\n.venv\n.testmondata*\n.guard/\ncoverage/\n");
       git(["init", "-q", "-b", "main"]);
       git(["add", "-A"]);
       git(["commit", "-q", "-m", `${p.name} ${p.version} as published`]);
