@@ -83,6 +83,18 @@ function concurrent(block) {
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 const wrapped = new Map();
+/**
+ * The tests see a copy of process.env that jest made for the file. It follows the worker's
+ * NODE_V8_COVERAGE (the running test's own folder, set by v8-hook.mjs), so a process a test starts with
+ * `env: { ...process.env }` writes its coverage there too.
+ */
+function followCoverageEnv(global) {
+  const env = global?.process?.env;
+  if (!env || env === process.env) return;
+  if (process.env.NODE_V8_COVERAGE === undefined) delete env.NODE_V8_COVERAGE;
+  else env.NODE_V8_COVERAGE = process.env.NODE_V8_COVERAGE;
+}
+
 /** ownCode: the environment is the project's own file, whose handleTestEvent runs the project's code at every event. */
 function wrap(Base, ownCode) {
   if (wrapped.has(Base)) return wrapped.get(Base);
@@ -95,17 +107,24 @@ function wrap(Base, ownCode) {
       const next = this.handleTestEvent;
       const chain = (event, state) => (next ? next.call(this, event, state) : undefined);
       this.handleTestEvent = (event, state) => {
-        if (event.name === "test_start") testStarted({ id: titlePath(event.test), file: testPath }, watched);
+        if (event.name === "test_start") {
+          testStarted({ id: titlePath(event.test), file: testPath }, watched);
+          followCoverageEnv(this.global);
+        }
         else if (event.name === "test_done") {
           return settled().then(() => {
             const failed = event.test.errors.length > 0;
             testEnded(failed ? "failed" : "passed");
+            followCoverageEnv(this.global);
             if (failed) gapCode();
             return chain(event, state);
           });
         }
         // A skipped or todo test gets test_start but never test_done.
-        else if (event.name === "test_skip" || event.name === "test_todo") testEnded("skipped");
+        else if (event.name === "test_skip" || event.name === "test_todo") {
+          testEnded("skipped");
+          followCoverageEnv(this.global);
+        }
         else if (!QUIET.has(event.name) && !testOpen()) gapCode();
         if (event.name === "run_start") watched = !ownCode && !concurrent(state?.rootDescribeBlock);
         return chain(event, state);

@@ -12,6 +12,7 @@ import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
 import { recordBun } from "./bun.ts";
 import { jestArgs, jestBases, parseJestResults } from "./jest.ts";
 import { jestLaunch } from "./jest-launch.ts";
+import { subprocessWindows } from "./subprocess.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
 export interface JsOptions {
@@ -57,7 +58,9 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
     if (!files.some((f) => f.startsWith("windows-")))
       throw recordingFailed(`${project.runner} ran (exit ${code}) but guard's hook saw no test`, tail(stdout + "\n" + stderr), "run the suite by hand and check that it finds tests");
     const { records, sources, damaged } = readHookOutput(out, files);
-    const ev = windowsToEvidence(opts.root, project.runner, records, sources);
+    const sub = subprocessWindows(out, records, opts.root);
+    for (const [k, v] of sub.sources) sources.set(k, v);
+    const ev = windowsToEvidence(opts.root, project.runner, [...records, ...sub.records], sources);
     if (damaged > 0) ev.notes.push(`${project.runner}: ${damaged} damaged record(s) in the coverage guard's hook wrote (a test process that crashed mid-write?) were skipped; a test whose result was lost has no evidence`);
     if (project.runner === "jest") reconcileJest(ev, opts.root, join(hooks, "jest-results.json"));
     ev.notes.push(`${project.runner}: per-test V8 coverage through the inspector`);

@@ -24,7 +24,9 @@ function state() {
   post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
   // `compiled`: the text a runner compiled, by path (jest: its module wrapper around the transform's output).
   // ended: the last take closed a test with none left open; gap: the project's code may have run since.
-  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map(), ended: false, gap: false, calls: 0 };
+  // subs: how many folders node processes started by a test wrote their coverage into; ownEnv: this
+  // process's own NODE_V8_COVERAGE (guard starts the runner with it empty), put back at a test's end.
+  const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map(), ended: false, gap: false, calls: 0, subs: 0, ownEnv: process.env.NODE_V8_COVERAGE };
   process.__guardEvidence = s;
   return s;
 }
@@ -122,9 +124,13 @@ export function testStarted(id, watchedGaps = false) {
   if (!(watchedGaps && s.ended && !s.gap && s.stack.length === 0)) take(s.stack.at(-1) ?? { id: "", file: id.file });
   s.ended = false;
   s.gap = false;
-  s.stack.push({ ...id, started: performance.now() });
+  // A node process the test starts (a CLI run through child_process, and the processes that one starts)
+  // inherits NODE_V8_COVERAGE and writes its coverage into this folder of the test's when it exits.
+  const sub = `sub-${process.pid}-${++s.subs}`;
+  s.stack.push({ ...id, started: performance.now(), sub: join(OUT, sub) });
+  process.env.NODE_V8_COVERAGE = join(OUT, sub);
   // A test that starts and never ends (its process crashed) is named by this line.
-  appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file } }) + "\n");
+  appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file, sub } }) + "\n");
 }
 
 export function testEnded(outcome) {
@@ -135,5 +141,13 @@ export function testEnded(outcome) {
   take(top);
   s.ended = s.stack.length === 0;
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, result: { id: top.id, file: top.file, outcome, durationMs: performance.now() - top.started } }) + "\n");
+  restoreCoverageEnv(s);
+}
+
+/** The enclosing test's folder again (a nested test ended), or the process's own value. */
+function restoreCoverageEnv(s) {
+  if (s.stack.length > 0) process.env.NODE_V8_COVERAGE = s.stack.at(-1).sub;
+  else if (s.ownEnv === undefined) delete process.env.NODE_V8_COVERAGE;
+  else process.env.NODE_V8_COVERAGE = s.ownEnv;
 }
 state();

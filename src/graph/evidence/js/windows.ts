@@ -8,7 +8,7 @@ import { executedAt, executedSegments, linePoints, segmentPoints, type Points, t
 export type WindowRecord =
   | { pid: number; owner: { id: string; file: string }; scripts: { scriptId: string; functions: V8Range[][] }[] }
   | { pid: number; result: { id: string; file: string; outcome: Outcome; durationMs: number } }
-  | { pid: number; started: { id: string; file: string } };
+  | { pid: number; started: { id: string; file: string; sub?: string } };
 
 export interface ScriptSource {
   path: string;
@@ -120,6 +120,8 @@ export function readHookOutput(out: string, files: string[]): { records: WindowR
     }
   };
   for (const f of files) {
+    // sub-*: folders the node processes tests started wrote their coverage into (subprocess.ts reads them).
+    if (!f.startsWith("windows-") && !f.startsWith("source-")) continue;
     const text = readFileSync(join(out, f), "utf8");
     if (f.startsWith("windows-")) {
       for (const line of text.split("\n")) {

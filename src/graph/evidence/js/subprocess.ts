@@ -1,0 +1,63 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ScriptSource, WindowRecord } from "./windows.ts";
+
+/** One file node writes into NODE_V8_COVERAGE when a process exits. */
+interface NodeCoverageFile {
+  result?: { scriptId: string; url: string; functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[];
+}
+
+/**
+ * The coverage of the node processes tests started (v8-hook.mjs gives each test a NODE_V8_COVERAGE
+ * folder of its own, named on the test's `started` line), as windows owned by those tests: a test that
+ * runs the project's CLI in a child process ran that code too. A script is kept when its file, read now,
+ * is the text V8 ran (its top-level range has the file's length); a transpiled one is left out, as is a
+ * process that died by a signal (node writes no coverage then).
+ */
+export function subprocessWindows(out: string, records: readonly WindowRecord[], root: string): { records: WindowRecord[]; sources: Map<string, ScriptSource> } {
+  // The files the hook measures in the test processes (v8-hook.mjs's `wanted`).
+  const wanted = (path: string) => path.startsWith(`${root}/`) && !path.includes("/node_modules/") && !path.startsWith(`${root}/.guard/`);
+  const owners = new Map<string, { id: string; file: string }>();
+  for (const r of records) if ("started" in r && r.started.sub) owners.set(r.started.sub, { id: r.started.id, file: r.started.file });
+  const windows: WindowRecord[] = [];
+  const sources = new Map<string, ScriptSource>();
+  const texts = new Map<string, string | undefined>();
+  const textOf = (path: string) => {
+    if (!texts.has(path)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {}
+      texts.set(path, text);
+    }
+    return texts.get(path);
+  };
+  // Each process's scripts under a key of its own (a negative pid never collides with a real one).
+  let key = 0;
+  for (const [dir, owner] of owners) {
+    const folder = join(out, dir);
+    if (!existsSync(folder)) continue;
+    for (const name of readdirSync(folder)) {
+      if (!name.endsWith(".json")) continue;
+      let cov: NodeCoverageFile;
+      try {
+        cov = JSON.parse(readFileSync(join(folder, name), "utf8")) as NodeCoverageFile;
+      } catch {
+        continue;
+      }
+      const pid = --key;
+      const scripts: { scriptId: string; functions: [number, number, number][][] }[] = [];
+      for (const sc of cov.result ?? []) {
+        const path = sc.url.startsWith("file://") ? decodeURIComponent(sc.url.slice(7)) : "";
+        if (!path || !wanted(path) || !sc.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) continue;
+        const text = textOf(path);
+        const top = sc.functions[0]?.ranges[0];
+        if (text === undefined || top?.startOffset !== 0 || top.endOffset !== text.length) continue;
+        sources.set(`${pid}:${sc.scriptId}`, { path, source: text });
+        scripts.push({ scriptId: sc.scriptId, functions: sc.functions.map((f) => f.ranges.map((r) => [r.startOffset, r.endOffset, r.count])) });
+      }
+      if (scripts.length > 0) windows.push({ pid, owner, scripts });
+    }
+  }
+  return { records: windows, sources };
+}
