@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { underRoot } from "./ids.ts";
+
+/** One process's file from guard's pytest plugin (plugin.py). */
+export interface WorkerFile {
+  core: string;
+  rootdir: string;
+  /** The project runs xdist itself (its controller wrote this file). */
+  xdist?: boolean;
+  coverage: Record<string, Record<string, number[]>>;
+  reports: { id: string; when: string; outcome: string; duration: number }[];
+  reads: Record<string, string[]>;
+  /** Node ids of collectors (modules) that failed to collect. */
+  collect_errors?: string[];
+}
+
+/** How to start pytest with guard's plugin: the same for every process of one recording. */
+export interface PytestCommand {
+  root: string;
+  dir: string;
+  /** Holds guard_evidence.py (and its shard module): put on PYTHONPATH. */
+  work: string;
+  argv: string[];
+}
+
+export interface PytestExit {
+  code: number | null;
+  output: string;
+}
+
+/** 0 all passed, 1 some failed (still evidence), 5 nothing collected (or nothing left for this shard). */
+export const normalExit = (code: number | null): boolean => code === 0 || code === 1 || code === 5;
+
+export async function runPytest(cmd: PytestCommand, out: string, env: Record<string, string> = {}): Promise<PytestExit> {
+  const proc = Bun.spawn(cmd.argv, {
+    cwd: cmd.dir,
+    env: {
+      ...process.env,
+      PYTHONPATH: [cmd.work, process.env.PYTHONPATH].filter(Boolean).join(":"),
+      COVERAGE_CORE: "ctrace",
+      GUARD_EVIDENCE_ROOT: cmd.root,
+      GUARD_EVIDENCE_OUT: out,
+      PYTHONDONTWRITEBYTECODE: process.env.PYTHONDONTWRITEBYTECODE ?? "",
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, output: stdout + "\n" + stderr };
+}
+
+/** What one pytest process (and its xdist workers) left in `out`. */
+export interface PytestOutput {
+  /** Evidence files found, readable or not. */
+  files: number;
+  workers: WorkerFile[];
+  damaged: string[];
+  /** Every node id a shard collected, repository-relative, mapped to its id as pytest names it; undefined when no list was readable. */
+  collected?: Map<string, string>;
+}
+
+export function readPytestOutput(out: string): PytestOutput {
+  let names: string[] = [];
+  try {
+    names = readdirSync(out);
+  } catch {}
+  const evidence = names.filter((f) => f.startsWith("evidence-"));
+  const workers: WorkerFile[] = [];
+  const damaged: string[] = [];
+  for (const f of evidence) {
+    try {
+      workers.push(JSON.parse(readFileSync(join(out, f), "utf8")) as WorkerFile);
+    } catch {
+      damaged.push(f);
+    }
+  }
+  let collected: Map<string, string> | undefined;
+  for (const f of names.filter((n) => n.startsWith("collected-"))) {
+    try {
+      const list = JSON.parse(readFileSync(join(out, f), "utf8")) as { rootdir: string; collected: string[] };
+      collected ??= new Map();
+      for (const id of list.collected) collected.set(underRoot(list.rootdir, id), id);
+    } catch {}
+  }
+  return { files: evidence.length, workers, damaged, collected };
+}
