@@ -15,16 +15,16 @@ import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `guard-shards-${name}-`));
 
-/** Every test appends its process id to $PID_LOG (outside the repository, so it is no data file). */
+/** Every test appends its process id and node id to $PID_LOG (outside the repository, so it is no data file). */
 const CONFTEST = `import os
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def log_pid():
+def log_pid(request):
     with open(os.environ["PID_LOG"], "a") as f:
-        f.write("%d\\n" % os.getpid())
+        f.write("%d %s\\n" % (os.getpid(), request.node.nodeid))
     yield
 `;
 
@@ -117,15 +117,25 @@ function canonical(ev: Evidence): unknown {
   return sorted({ ...ev, tests: ev.tests.map((t) => ({ ...t, durationMs: 0 })), notes: [] });
 }
 
-async function recordWithPids(root: string, parallel: number): Promise<{ ev: Evidence; pids: string[] }> {
+/** The process id each test ran in, one entry per test run, in the order they ran. */
+const readPids = (log: string): { pid: string; nodeid: string }[] =>
+  readFileSync(log, "utf8").trim().split("\n").map((l) => ({ pid: l.split(" ")[0]!, nodeid: l.slice(l.indexOf(" ") + 1) }));
+
+async function withPidLog<T>(run: () => Promise<T>, env: Record<string, string> = {}): Promise<{ result: T; runs: { pid: string; nodeid: string }[]; pids: string[] }> {
   const log = join(tmp("pids"), "pids");
-  process.env.PID_LOG = log;
+  Object.assign(process.env, env, { PID_LOG: log });
   try {
-    const ev = await recordPytest({ root, parallel });
-    return { ev, pids: readFileSync(log, "utf8").trim().split("\n") };
+    const result = await run();
+    const runs = readPids(log);
+    return { result, runs, pids: runs.map((r) => r.pid) };
   } finally {
-    delete process.env.PID_LOG;
+    for (const k of [...Object.keys(env), "PID_LOG"]) delete process.env[k];
   }
+}
+
+async function recordWithPids(root: string, parallel: number): Promise<{ ev: Evidence; pids: string[] }> {
+  const { result, pids } = await withPidLog(() => recordPytest({ root, parallel }));
+  return { ev: result, pids };
 }
 
 describe("pytest in several processes", () => {
@@ -233,8 +243,8 @@ def hold(path, seconds):
     expect(ev.coverage["tests/test_ok.py::test_fine"]?.["app/calc.py"]).toEqual([2]);
     expect(ev.uncollected).toEqual(["tests/test_crash.py"]);
     const notes = ev.notes.join("\n");
-    expect(notes).toContain("pytest process 2 of 2 exited with");
-    expect(notes).toContain("1 test(s) were reported by no process");
+    expect(notes).toContain("pytest process 2 of 2 was killed by SIGKILL: the tests it did not report ran again in one process");
+    expect(notes).toContain("pytest: 1 test(s) were reported by no process (the run again was killed by SIGKILL), so they have no evidence: tests/test_crash.py::test_dies");
     expect(notes).toContain("tests/test_crash.py::test_dies");
   }, 120_000);
 
@@ -249,6 +259,25 @@ def hold(path, seconds):
   }, 120_000);
 });
 
+test("with PYTHONDONTWRITEBYTECODE set, the processes share bytecode in .guard/pycache and the project's tree gets none", async () => {
+  const root = join(tmp("pyc"), "repo");
+  buildRepo(root, SUITE);
+  const before = process.env.PYTHONDONTWRITEBYTECODE;
+  process.env.PYTHONDONTWRITEBYTECODE = "1";
+  try {
+    await recordWithPids(root, 2);
+  } finally {
+    if (before === undefined) delete process.env.PYTHONDONTWRITEBYTECODE;
+    else process.env.PYTHONDONTWRITEBYTECODE = before;
+  }
+  const files = (dir: string) => [...new Bun.Glob("**/*.pyc").scanSync({ cwd: dir, dot: true })];
+  // pytest's rewritten test modules (tests/test_scale.cpython-311-pytest-9.2.0.pyc) and the package's own.
+  const cached = files(join(root, ".guard", "pycache")).map((f) => f.slice(f.indexOf("/repo/") + 6));
+  expect(cached.filter((f) => /^tests\/test_scale\.cpython-\d+-pytest-[\d.]+\.pyc$/.test(f))).toHaveLength(1);
+  expect(cached.filter((f) => /^pkg\/geometry\.cpython-\d+\.pyc$/.test(f))).toHaveLength(1);
+  expect(files(root).filter((f) => !f.startsWith(".guard/"))).toEqual([]);
+}, 120_000);
+
 describe("the setting", () => {
   let engine: TestEngine;
   beforeAll(async () => {
@@ -260,14 +289,8 @@ describe("the setting", () => {
     const root = join(tmp("setting"), "repo");
     buildRepo(root, { ...SUITE, "guard.json": JSON.stringify({ evidence: { parallel: 1 } }) });
     const pidsOf = async (env: Record<string, string>) => {
-      const log = join(tmp("pids"), "pids");
-      Object.assign(process.env, env, { PID_LOG: log });
-      try {
-        const report = await recordEvidence(root, { graph: engine.graph() });
-        return { report, pids: new Set(readFileSync(log, "utf8").trim().split("\n")) };
-      } finally {
-        for (const k of [...Object.keys(env), "PID_LOG"]) delete process.env[k];
-      }
+      const { result, pids } = await withPidLog(() => recordEvidence(root, { graph: engine.graph() }), env);
+      return { report: result, pids: new Set(pids) };
     };
     const configured = await pidsOf({});
     expect(configured.pids.size).toBe(1);
@@ -276,6 +299,28 @@ describe("the setting", () => {
     const overridden = await pidsOf({ GUARD_EVIDENCE_PARALLEL: "2" });
     expect(overridden.pids.size).toBe(2);
     expect(overridden.report.notes).toContain("pytest: 2 processes at once, each running its share of the tests");
+  }, 120_000);
+
+  test("a second recording weighs the shares by the first one's durations: a slow test gets a process of its own", async () => {
+    const root = join(tmp("durations"), "repo");
+    const fast = (n: number) => Array.from({ length: 3 }, (_, i) => `def test_${n}_${i}():\n    assert True\n`).join("\n\n");
+    buildRepo(root, {
+      "tests/conftest.py": CONFTEST,
+      "tests/test_fast.py": fast(1),
+      "tests/test_fast2.py": fast(2),
+      "tests/test_slow.py": "import time\n\n\ndef test_slow():\n    time.sleep(1)\n",
+    });
+    const graph = engine.graph();
+    const withSlow = (runs: { pid: string; nodeid: string }[]) => {
+      const pid = runs.find((r) => r.nodeid === "tests/test_slow.py::test_slow")!.pid;
+      return runs.filter((r) => r.pid === pid).map((r) => r.nodeid).sort();
+    };
+    // By count: three and one against three.
+    const first = await withPidLog(() => recordEvidence(root, { graph, parallel: 2 }));
+    expect(withSlow(first.runs)).toEqual(["tests/test_fast.py::test_1_0", "tests/test_fast.py::test_1_1", "tests/test_fast.py::test_1_2", "tests/test_slow.py::test_slow"]);
+    const second = await withPidLog(() => recordEvidence(root, { graph, parallel: 2 }));
+    expect(withSlow(second.runs)).toEqual(["tests/test_slow.py::test_slow"]);
+    expect(second.result.tests.passed).toBe(7);
   }, 120_000);
 
   test("0 means one per core; anything but a whole number is a one-line error", () => {

@@ -8,6 +8,7 @@ import { staleTests } from "./changed.ts";
 import { detectEcosystems, type Ecosystem } from "./detect.ts";
 import { recordGo } from "./go/record.ts";
 import { recordJs } from "./js/record.ts";
+import { previousPytestDurations } from "./python/durations.ts";
 import { recordPytest } from "./python/record.ts";
 import { evidenceParallelism } from "./pool.ts";
 import { functionsOf } from "./ranges.ts";
@@ -72,7 +73,8 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       if (eco === "python") {
         const sel = select?.get("pytest");
         if (select && !sel) continue;
-        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel, parallel }));
+        const durations = parallel > 1 ? await previousPytestDurations(graph) : undefined;
+        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel, parallel, durations }));
       } else if (eco === "js") {
         const sel = select ? [...new Set(["vitest", "node:test", "jest", "bun:test"].flatMap((f) => select!.get(f) ?? []))] : undefined;
         if (sel && sel.length === 0) continue;

@@ -5,9 +5,9 @@ setup, call and teardown phases (so the phases are unioned). One JSON file per p
 workers write theirs and guard merges them.
 
 GUARD_SHARD=k/N: this process is one of N that guard started; it keeps its share of the collected items
-(guard_evidence_shard.py) and first writes every collected node id to `collected-<pid>.json`, so guard
-knows what a shard that dies was to run. GUARD_ONLY names a JSON list of node ids: run only those (guard's
-re-run of what failed in a shard). Under xdist neither applies: xdist already runs the suite in parallel.
+(guard_evidence_shard.py, weighed by the tests' previous durations in GUARD_DURATIONS when guard has them) and first writes every collected node id to `collected-<pid>.json`, so guard
+knows what a shard that dies was to run. GUARD_ONLY names a JSON list of node ids relative to the repository
+root: run only those (guard's run again of what failed in a shard). Under xdist neither applies: xdist already runs the suite in parallel.
 """
 import json
 import os
@@ -21,6 +21,7 @@ _SKIP_DIRS = tuple(
 )
 _SHARD = os.environ.get("GUARD_SHARD", "")
 _ONLY = os.environ.get("GUARD_ONLY", "")
+_DURATIONS = os.environ.get("GUARD_DURATIONS", "")
 _current = [""]
 _reads = {}
 _reports = []
@@ -163,25 +164,36 @@ def pytest_collection_modifyitems(session, config, items):
     if _ONLY:
         with open(_ONLY) as f:
             wanted = set(json.load(f))
-        items[:] = [item for item in items if item.nodeid in wanted]
+        rootdir = _rootdir(config)
+        items[:] = [item for item in items if _under(rootdir, item.nodeid) in wanted]
         return
     if not _SHARD:
         return
-    from guard_evidence_shard import parse, partition
+    from guard_evidence_shard import item_weights, parse, partition
 
     shard = parse(_SHARD)
     if shard is None:
         return
     mine, count = shard
     nodeids = [item.nodeid for item in items]
-    _write("collected-%d.json" % os.getpid(), {"rootdir": _rootdir(config), "collected": nodeids})
-    shard_of = partition(nodeids, count)
+    rootdir = _rootdir(config)
+    _write("collected-%d.json" % os.getpid(), {"rootdir": rootdir, "collected": nodeids})
+    durations = {}
+    if _DURATIONS:
+        with open(_DURATIONS) as f:
+            durations = json.load(f)
+    shard_of = partition(nodeids, count, item_weights([_under(rootdir, n) for n in nodeids], durations))
     # Not reported through pytest_deselected: the other shards run these, nothing was left out.
     items[:] = [item for item, s in zip(items, shard_of) if s == mine]
 
 
 def _rootdir(config):
     return os.path.relpath(os.path.realpath(str(config.rootpath)), _ROOT).replace(os.sep, "/")
+
+
+def _under(rootdir, nodeid):
+    """A node id relative to the repository root, as guard names it (ids.ts underRoot)."""
+    return nodeid if rootdir in ("", ".") else rootdir + "/" + nodeid
 
 
 def _write(name, value):

@@ -25,6 +25,8 @@ export interface PytestOptions {
   env?: PythonEnv;
   /** pytest processes at once, each running a share of the tests; 1 = one process; default: the number of CPUs. */
   parallel?: number;
+  /** The previous recording's durations (ms) by selector (node id without parameters): the shares are weighed by them. */
+  durations?: Record<string, number>;
 }
 
 /** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
@@ -46,12 +48,14 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
     const out = join(work, "out");
     // A module that fails to collect must not stop the others from running: their evidence is kept.
     const args = [...(opts.args ?? [])];
-    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args, ...(opts.select ?? [])];
-    const cmd = { root: opts.root, dir, work, argv };
+    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
+    const cmd = { root: opts.root, dir, work, argv, select: opts.select ?? [] };
     // A refresh of a few tests needs no more processes than it has tests.
     const count = usesXdist(args) ? 1 : Math.min(opts.parallel ?? cores(), opts.select?.length ?? Infinity);
     if (count > 1) {
-      const sharded = await recordShards(cmd, out, count);
+      const durations = join(work, "durations.json");
+      writeFileSync(durations, JSON.stringify(opts.durations ?? {}));
+      const sharded = await recordShards(cmd, out, count, durations);
       if (sharded.kind === "xdist") return singleRun(sharded.exit, sharded.output);
       if (sharded.kind === "sharded") {
         const ev = toEvidence(sharded.workers);

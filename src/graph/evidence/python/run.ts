@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ensureStateDir } from "../../../state/paths.ts";
 import { underRoot } from "./ids.ts";
 
 /** One process's file from guard's pytest plugin (plugin.py). */
@@ -21,19 +22,24 @@ export interface PytestCommand {
   dir: string;
   /** Holds guard_evidence.py (and its shard module): put on PYTHONPATH. */
   work: string;
+  /** The interpreter, pytest and its options. */
   argv: string[];
+  /** What to run (node ids, files); none = what pytest collects by itself. */
+  select: string[];
 }
 
 export interface PytestExit {
   code: number | null;
+  /** "exited with 3", "was killed by SIGKILL". */
+  end: string;
   output: string;
 }
 
 /** 0 all passed, 1 some failed (still evidence), 5 nothing collected (or nothing left for this shard). */
 export const normalExit = (code: number | null): boolean => code === 0 || code === 1 || code === 5;
 
-export async function runPytest(cmd: PytestCommand, out: string, env: Record<string, string> = {}): Promise<PytestExit> {
-  const proc = Bun.spawn(cmd.argv, {
+export async function runPytest(cmd: PytestCommand, out: string, env: Record<string, string> = {}, select = cmd.select): Promise<PytestExit> {
+  const proc = Bun.spawn([...cmd.argv, ...select], {
     cwd: cmd.dir,
     env: {
       ...process.env,
@@ -41,14 +47,25 @@ export async function runPytest(cmd: PytestCommand, out: string, env: Record<str
       COVERAGE_CORE: "ctrace",
       GUARD_EVIDENCE_ROOT: cmd.root,
       GUARD_EVIDENCE_OUT: out,
-      PYTHONDONTWRITEBYTECODE: process.env.PYTHONDONTWRITEBYTECODE ?? "",
+      ...bytecodeCache(cmd.root),
       ...env,
     },
     stdout: "pipe",
     stderr: "pipe",
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, output: stdout + "\n" + stderr };
+  return { code, end: proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with ${code}`, output: stdout + "\n" + stderr };
+}
+
+/**
+ * With PYTHONDONTWRITEBYTECODE set, every pytest process compiles every module and rewrites the asserts of
+ * every test module again (toolz: 2 of its 2.2 s); several processes would each pay that. Bytecode then
+ * goes to .guard/pycache (PYTHONPYCACHEPREFIX), never into the project's tree, and later processes read
+ * it. A PYTHONPYCACHEPREFIX of the user's own is left as it is.
+ */
+function bytecodeCache(root: string): Record<string, string> {
+  if (!process.env.PYTHONDONTWRITEBYTECODE || process.env.PYTHONPYCACHEPREFIX) return { PYTHONDONTWRITEBYTECODE: process.env.PYTHONDONTWRITEBYTECODE ?? "" };
+  return { PYTHONDONTWRITEBYTECODE: "", PYTHONPYCACHEPREFIX: join(ensureStateDir(root), "pycache") };
 }
 
 /** What one pytest process (and its xdist workers) left in `out`. */
@@ -57,8 +74,8 @@ export interface PytestOutput {
   files: number;
   workers: WorkerFile[];
   damaged: string[];
-  /** Every node id a shard collected, repository-relative, mapped to its id as pytest names it; undefined when no list was readable. */
-  collected?: Map<string, string>;
+  /** Every node id a shard collected, relative to the repository root; undefined when no list was readable. */
+  collected?: Set<string>;
 }
 
 export function readPytestOutput(out: string): PytestOutput {
@@ -76,12 +93,12 @@ export function readPytestOutput(out: string): PytestOutput {
       damaged.push(f);
     }
   }
-  let collected: Map<string, string> | undefined;
+  let collected: Set<string> | undefined;
   for (const f of names.filter((n) => n.startsWith("collected-"))) {
     try {
       const list = JSON.parse(readFileSync(join(out, f), "utf8")) as { rootdir: string; collected: string[] };
-      collected ??= new Map();
-      for (const id of list.collected) collected.set(underRoot(list.rootdir, id), id);
+      collected ??= new Set();
+      for (const id of list.collected) collected.add(underRoot(list.rootdir, id));
     } catch {}
   }
   return { files: evidence.length, workers, damaged, collected };

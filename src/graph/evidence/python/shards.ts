@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { underRoot } from "./ids.ts";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { pytestFile, underRoot } from "./ids.ts";
 import { normalExit, readPytestOutput, runPytest, type PytestCommand, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
 
 /** What several pytest processes recorded, merged into one set of worker files. */
@@ -19,18 +19,18 @@ const keyOf = (w: WorkerFile, id: string) => underRoot(w.rootdir, id);
  * that is not safe to run in parallel then ends as under the plain runner) and every test no shard
  * reported (a shard that died, an evidence file cut short); its evidence replaces theirs.
  */
-export async function recordShards(cmd: PytestCommand, out: string, count: number): Promise<ShardedRun> {
+export async function recordShards(cmd: PytestCommand, out: string, count: number, durations: string): Promise<ShardedRun> {
   const shards = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const dir = join(out, `shard-${i + 1}`);
-      const exit = await runPytest(cmd, dir, { GUARD_SHARD: `${i + 1}/${count}` });
+      const exit = await runPytest(cmd, dir, { GUARD_SHARD: `${i + 1}/${count}`, GUARD_DURATIONS: durations });
       return { exit, output: readPytestOutput(dir) };
     }),
   );
   if (shards[0]!.output.workers.some((w) => w.xdist)) return { kind: "xdist", ...shards[0]! };
 
-  const collected = new Map<string, string>();
-  for (const s of shards) for (const [key, id] of s.output.collected ?? []) collected.set(key, id);
+  const collected = new Set<string>();
+  for (const s of shards) for (const key of s.output.collected ?? []) collected.add(key);
   const troubled = shards.flatMap((s, i) => (normalExit(s.exit.code) && s.output.damaged.length === 0 && s.output.files > 0 ? [] : [i]));
   const workers = shards.flatMap((s) => s.output.workers);
   if (workers.length === 0 || (!shards.some((s) => s.output.collected) && troubled.length > 0)) return { kind: "unknown" };
@@ -42,16 +42,16 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
       ran.add(keyOf(w, r.id));
       if (r.outcome === "failed") failed.add(keyOf(w, r.id));
     }
-  const again = [...collected.keys()].filter((k) => failed.has(k) || !ran.has(k));
+  const again = [...collected].filter((k) => failed.has(k) || !ran.has(k));
   const notes = [`pytest: ${count} processes at once, each running its share of the tests`];
   for (const i of troubled) {
     const s = shards[i]!;
-    const what = !normalExit(s.exit.code) ? `exited with ${s.exit.code}` : s.output.files === 0 ? "wrote no evidence" : `left ${s.output.damaged.length} damaged evidence file(s)`;
+    const what = !normalExit(s.exit.code) ? s.exit.end : s.output.files === 0 ? "wrote no evidence" : `left ${s.output.damaged.length} damaged evidence file(s)`;
     notes.push(`pytest process ${i + 1} of ${count} ${what}: the tests it did not report ran again in one process`);
   }
   if (again.length === 0) return { kind: "sharded", workers, notes, lost: [] };
 
-  const rerun = await runAgain(cmd, out, again.map((k) => collected.get(k)!));
+  const rerun = await runAgain(cmd, out, again);
   const replaced = new Set<string>();
   const failing = new Set<string>();
   for (const w of rerun.workers)
@@ -61,17 +61,23 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
     }
   notes.push(`pytest: ${again.length} test(s) that failed in a shard or that no shard reported ran again in one process; ${failing.size} failed there too`);
   const lost = again.filter((k) => !replaced.has(k) && !ran.has(k));
-  if (lost.length > 0) notes.push(`pytest: ${lost.length} test(s) were reported by no process (the run again exited with ${rerun.exit.code}), so they have no evidence: ${lost.slice(0, 3).join(", ")}`);
-  else if (!normalExit(rerun.exit.code)) notes.push(`pytest's run again in one process exited with ${rerun.exit.code}: the tests it did not report keep what their shard recorded`);
+  if (lost.length > 0) notes.push(`pytest: ${lost.length} test(s) were reported by no process (the run again ${rerun.exit.end}), so they have no evidence: ${lost.slice(0, 3).join(", ")}`);
+  else if (!normalExit(rerun.exit.code)) notes.push(`pytest's run again in one process ${rerun.exit.end}: the tests it did not report keep what their shard recorded`);
   return { kind: "sharded", workers: [...workers.map((w) => without(w, replaced)), ...rerun.workers], notes, lost };
 }
 
-async function runAgain(cmd: PytestCommand, out: string, ids: string[]): Promise<{ exit: PytestExit; workers: WorkerFile[] }> {
+/**
+ * Only the files those tests are in are collected again (a file name pytest cannot find: everything is);
+ * the plugin keeps the listed node ids, named from the repository root, whatever rootdir pytest picks then.
+ */
+async function runAgain(cmd: PytestCommand, out: string, keys: string[]): Promise<{ exit: PytestExit; workers: WorkerFile[] }> {
   const dir = join(out, "again");
   mkdirSync(dir, { recursive: true });
   const only = join(dir, "only.json");
-  writeFileSync(only, JSON.stringify(ids));
-  const exit = await runPytest(cmd, join(dir, "out"), { GUARD_ONLY: only });
+  writeFileSync(only, JSON.stringify(keys));
+  const files = [...new Set(keys.map(pytestFile))].map((f) => join(cmd.root, f));
+  const select = files.every((f) => existsSync(f)) ? files.map((f) => relative(cmd.dir, f) || ".") : cmd.select;
+  const exit = await runPytest(cmd, join(dir, "out"), { GUARD_ONLY: only }, select);
   return { exit, workers: readPytestOutput(join(dir, "out")).workers };
 }
 
