@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { note } from "../../../state/timings.ts";
 import { pytestFile, underRoot } from "./ids.ts";
 import { normalExit, readPytestOutput, runPytest, type PytestCommand, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
 
@@ -23,10 +24,12 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
   const shards = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const dir = join(out, `shard-${i + 1}`);
+      const started = performance.now();
       const exit = await runPytest(cmd, dir, { GUARD_SHARD: `${i + 1}/${count}`, GUARD_DURATIONS: durations });
-      return { exit, output: readPytestOutput(dir) };
+      return { exit, output: readPytestOutput(dir), ms: Math.round(performance.now() - started) };
     }),
   );
+  note("pytestProcessesMs", shards.map((s) => s.ms));
   if (shards[0]!.output.workers.some((w) => w.xdist)) return { kind: "xdist", ...shards[0]! };
 
   const collected = new Set<string>();
@@ -51,7 +54,9 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
   }
   if (again.length === 0) return { kind: "sharded", workers, notes, lost: [] };
 
+  const started = performance.now();
   const rerun = await runAgain(cmd, out, again);
+  note("pytestRunAgainMs", Math.round(performance.now() - started));
   const replaced = new Set<string>();
   const failing = new Set<string>();
   for (const w of rerun.workers)
