@@ -308,7 +308,8 @@ describe("the setting", () => {
       "tests/conftest.py": CONFTEST,
       "tests/test_fast.py": fast(1),
       "tests/test_fast2.py": fast(2),
-      "tests/test_slow.py": "import time\n\n\ndef test_slow():\n    time.sleep(1)\n",
+      // Over two seconds: enough test time for two processes (under a second is one; next test).
+      "tests/test_slow.py": "import time\n\n\ndef test_slow():\n    time.sleep(2.2)\n",
     });
     const graph = engine.graph();
     const withSlow = (runs: { pid: string; nodeid: string }[]) => {
@@ -321,6 +322,18 @@ describe("the setting", () => {
     const second = await withPidLog(() => recordEvidence(root, { graph, parallel: 2 }));
     expect(withSlow(second.runs)).toEqual(["tests/test_slow.py::test_slow"]);
     expect(second.result.tests.passed).toBe(7);
+  }, 120_000);
+
+  test("a suite whose tests took under a second last time is recorded in one process: a second one would cost more than it saves", async () => {
+    const root = join(tmp("small"), "repo");
+    buildRepo(root, SUITE);
+    const graph = engine.graph();
+    const first = await withPidLog(() => recordEvidence(root, { graph, parallel: 2 }));
+    expect(new Set(first.pids).size).toBe(2);
+    const second = await withPidLog(() => recordEvidence(root, { graph, parallel: 2 }));
+    expect(new Set(second.pids).size).toBe(1);
+    expect(second.result.notes.join("\n")).not.toContain("processes at once");
+    expect(second.result.tests.passed).toBe(5);
   }, 120_000);
 
   test("0 means one per core; anything but a whole number is a one-line error", () => {

@@ -36,6 +36,22 @@ const SWITCHING_CORES = new Set(["CTracer", "PyTracer"]);
 const XDIST_ARG = /^(-n|--numprocesses|--tx)(=|$)|^-n\S/;
 const usesXdist = (args: readonly string[]) => args.some((a) => XDIST_ARG.test(a)) || (process.env.PYTEST_ADDOPTS ?? "").split(/\s+/).some((a) => XDIST_ARG.test(a));
 
+/**
+ * Each process starts Python and collects the whole suite (half a second of CPU or so on the corpus's
+ * suites), so one more pays off only with about a second of tests to hand it (the last recording's
+ * durations, when guard has them). A refresh of a few tests needs no more processes than it has tests.
+ */
+const TEST_MS_PER_PROCESS = 1000;
+function processCount(opts: PytestOptions): number {
+  let count = Math.min(opts.parallel ?? cores(), opts.select?.length ?? Infinity);
+  const durations = opts.durations ?? {};
+  if (Object.keys(durations).length > 0) {
+    const ms = (opts.select ?? Object.keys(durations)).reduce((sum, s) => sum + (durations[s] ?? 0), 0);
+    count = Math.min(count, Math.max(1, Math.floor(ms / TEST_MS_PER_PROCESS)));
+  }
+  return count;
+}
+
 export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
   const env = opts.env ?? detectPythonEnv(dir);
@@ -50,8 +66,7 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
     const args = [...(opts.args ?? [])];
     const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
     const cmd = { root: opts.root, dir, work, argv, select: opts.select ?? [] };
-    // A refresh of a few tests needs no more processes than it has tests.
-    const count = usesXdist(args) ? 1 : Math.min(opts.parallel ?? cores(), opts.select?.length ?? Infinity);
+    const count = usesXdist(args) ? 1 : processCount(opts);
     if (count > 1) {
       const durations = join(work, "durations.json");
       writeFileSync(durations, JSON.stringify(opts.durations ?? {}));
