@@ -30,7 +30,9 @@ export function formatRun(r: RunSummary): string {
   const lines: string[] = [];
   const what = r.runAll ? `full suite (selection: run-all)` : `${r.level}, ${r.selected} of ${r.total} tests`;
   const none = r.passed && failed.length > 0 ? ", none of them introduced by the change" : "";
-  lines.push(`guard run: ${what}: ${passedN} passed, ${failed.length} failed${none} (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
+  // A runner that names no test (a package script guard cannot read) is judged by its exit status alone.
+  const counts = r.results.length === 0 && r.problems.length === 0 ? `${r.passed ? "passed" : "failed"} by the runner's exit status (it names no test)` : `${passedN} passed, ${failed.length} failed${none}`;
+  lines.push(`guard run: ${what}: ${counts} (${(r.durationMs / 1000).toFixed(1)} s)${r.passed ? "" : " — FAILED"}`);
   if (r.fault) lines.push(`  full suite because: ${r.fault}`);
   if (r.periodic) lines.push(`  periodic full run: ${r.periodic}`);
   for (const p of r.problems) lines.push(`  problem: ${p}`);

@@ -1,6 +1,7 @@
 // The project's code that runs between two tests (suite hooks, a beforeEach's cleanup, an afterEach that
 // runs after guard's, onTestFinished and t.after callbacks, fixture teardowns, a module's code after a
-// top-level await) is import time, never the next test's. guard skips the take at a test's start when
+// top-level await, a test file's own import, a jest environment of the project's) is import time, never
+// the next test's. guard skips the take at a test's start when
 // nothing of the project's can have run since the last test ended: these fixtures put code in each such
 // place and check where its lines land, with the real runners.
 import { describe, expect, test } from "bun:test";
@@ -15,7 +16,7 @@ import { jsRunners } from "./runners.ts";
 const tmp = (name: string) => join(mkdtempSync(join(tmpdir(), `guard-between-${name}-`)), "repo");
 
 /** One function per place; each returns its own name from a line of its own. */
-const PLACES = ["inTest", "suiteSetup", "suiteTeardown", "eachCleanup", "userAfterEach", "finished", "fixtureTeardown", "moduleCode"];
+const PLACES = ["inTest", "suiteSetup", "suiteTeardown", "eachCleanup", "userAfterEach", "finished", "fixtureTeardown", "moduleCode", "environment"];
 // branchy: run at import with one branch and in a test with the other; the test's window must hold only its own.
 const BRANCHY = `function branchy(n) {\n  if (n === 0) {\n    return "zero";\n  }\n  return "more";\n}\n`;
 const lib = (esm: boolean) =>
@@ -167,6 +168,100 @@ test("after the await", () => {
 `,
 };
 
+const LATE_CJS = `function late(n) {
+  if (n > 1) {
+    return "many";
+  }
+  return "one";
+}
+
+module.exports = { late };
+`;
+
+const JEST: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "fx-between-jest", private: true, scripts: { test: "jest" } }, null, 2),
+  "lib.js": lib(false),
+  "late.js": LATE_CJS,
+  "test/gap.test.js": `const lib = require("../lib");
+
+lib.branchy(0);
+
+describe("first", () => {
+  beforeAll(() => {
+    lib.suiteSetup();
+  });
+  afterAll(() => {
+    lib.suiteTeardown();
+  });
+  test("one", () => {
+    expect(lib.inTest(1)).toBe(1);
+  });
+  test("two", () => {
+    expect(lib.inTest(2)).toBe(2);
+  });
+});
+
+describe("second", () => {
+  afterEach(() => {
+    lib.userAfterEach();
+  });
+  test("three", () => {
+    // Still running when the test returns: more promise steps than jest takes from this test to the next.
+    let chain = Promise.resolve();
+    for (let i = 0; i < 100; i++) chain = chain.then(() => {});
+    chain.then(() => lib.finished());
+    expect(lib.inTest(3)).toBe(3);
+  });
+  test("four", () => {
+    expect(lib.inTest(4)).toBe(4);
+  });
+});
+
+test("five", () => {
+  expect(lib.inTest(5)).toBe(5);
+  expect(lib.branchy(5)).toBe("more");
+});
+`,
+  // The smaller file: jest runs it after the other one, in the same process.
+  "test/late.test.js": `const lib = require("../lib");
+
+lib.moduleCode();
+
+test("requires late", () => {
+  expect(lib.inTest(6)).toBe(6);
+  const { late } = require("../late");
+  expect(late(2)).toBe("many");
+});
+`,
+};
+
+/** A project whose own jest environment runs its code at every test's end, after guard's. */
+const JEST_OWN_ENVIRONMENT: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "fx-between-jest-env", private: true, scripts: { test: "jest" }, jest: { testEnvironment: "<rootDir>/env.js" } }, null, 2),
+  "lib.js": lib(false),
+  "env.js": `const { TestEnvironment } = require("jest-environment-node");
+const lib = require("./lib");
+
+class ProjectEnvironment extends TestEnvironment {
+  async handleTestEvent(event) {
+    if (event.name === "test_done") lib.environment();
+  }
+}
+
+module.exports = ProjectEnvironment;
+`,
+  "test/env.test.js": `const lib = require("../lib");
+
+test("one", () => {
+  expect(lib.inTest(1)).toBe(1);
+});
+
+test("two", () => {
+  expect(lib.inTest(2)).toBe(2);
+});
+`,
+};
+
 describe("code between two tests is import time", () => {
   test("vitest: suite hooks, a beforeEach's cleanup, onTestFinished, a fixture's teardown; a module first imported in a test", async () => {
     const dir = tmp("vitest");
@@ -192,6 +287,7 @@ describe("code between two tests is import time", () => {
       finished: ["import"],
       fixtureTeardown: ["import"],
       moduleCode: [],
+      environment: [],
     });
   }, 120_000);
 
@@ -211,10 +307,45 @@ describe("code between two tests is import time", () => {
       fixtureTeardown: [],
       // The other file's, below.
       moduleCode: ["import"],
+      environment: [],
     });
     const tla = where({ ...ev, moduleLevel: {}, coverage: Object.fromEntries(Object.entries(ev.coverage).filter(([t]) => t.startsWith("test/tla.test.mjs::"))) }, "lib.js");
     expect(tla.inTest).toEqual(["before the await", "after the await"]);
     expect(tla.moduleCode).toEqual([]);
     expect(ev.moduleLevel["lib.js"]).toContain(bodyLine("moduleCode"));
   }, 120_000);
+
+  test("jest: suite hooks, a finished test's queued promise steps, the next test file's import, a module first required in a test", async () => {
+    const dir = tmp("jest");
+    buildRepo(dir, JEST);
+    symlinkSync(jsRunners(), join(dir, "node_modules"), "dir");
+    const ev = await recordJs({ root: dir });
+    expect(ev.tests.map((t) => `${t.name} ${t.outcome}`).sort()).toEqual(["five passed", "four passed", "one passed", "requires late passed", "three passed", "two passed"]);
+    expect(ev.moduleLevel["lib.js"]).toContain(ZERO);
+    expect(ev.coverage["test/gap.test.js::five"]!["lib.js"]).toContain(MORE);
+    expect(ev.coverage["test/gap.test.js::five"]!["lib.js"]).not.toContain(ZERO);
+    expect(ev.coverage["test/late.test.js::requires late"]!["late.js"]).toEqual([1, 2, 3, 4, 6, 8]);
+    expect(where(ev, "lib.js")).toEqual({
+      inTest: ["first > one", "first > two", "second > three", "second > four", "five", "requires late"],
+      suiteSetup: ["import"],
+      suiteTeardown: ["import"],
+      eachCleanup: [],
+      // jest runs a test's afterEach hooks before it ends the test: they are the test's, as its beforeEach are.
+      userAfterEach: ["second > three", "second > four"],
+      finished: ["second > three"],
+      fixtureTeardown: [],
+      moduleCode: ["import"],
+      environment: [],
+    });
+  }, 240_000);
+
+  test("jest: the project's own environment, which sees each test's end after guard's", async () => {
+    const dir = tmp("jest-env");
+    buildRepo(dir, JEST_OWN_ENVIRONMENT);
+    symlinkSync(jsRunners(), join(dir, "node_modules"), "dir");
+    const ev = await recordJs({ root: dir });
+    expect(ev.tests.map((t) => `${t.name} ${t.outcome}`)).toEqual(["one passed", "two passed"]);
+    const { inTest, environment } = where(ev, "lib.js");
+    expect({ inTest, environment }).toEqual({ inTest: ["one", "two"], environment: ["import"] });
+  }, 240_000);
 });

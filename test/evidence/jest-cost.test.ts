@@ -33,6 +33,22 @@ test(${JSON.stringify(name)}, () => {
 });
 `;
 
+/** jest alone under guard's hooks, all files in one process: what it printed and where the hooks wrote. */
+function jestUnderHooks(dir: string, nm: string): { stderr: string; out: string } {
+  symlinkSync(nm, join(dir, "node_modules"), "dir");
+  const hooks = join(dir, ".guard", "hooks");
+  const out = join(hooks, "out");
+  mkdirSync(out, { recursive: true });
+  for (const f of ["v8-hook.mjs", "jest-environment.mjs"]) cpSync(join(HOOKS, f), join(hooks, f));
+  const r = Bun.spawnSync(["node", join(dir, "node_modules", ".bin", "jest"), "--ci", "--runInBand", `--testEnvironment=${join(hooks, "jest-environment.mjs")}`, "--coverage=false", "--watchman=false"], {
+    cwd: dir,
+    env: { ...process.env, GUARD_EVIDENCE_ROOT: dir, GUARD_EVIDENCE_OUT: out, GUARD_JEST_BASES: JSON.stringify({ [dir]: "node" }), NODE_V8_COVERAGE: "", FORCE_COLOR: "0" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { stderr: r.stderr.toString(), out };
+}
+
 /** recordJs in a process of its own (as a `guard evidence` run is), with no FORCE_COLOR of the caller's. */
 function recordApart(dir: string): { coverage: unknown; tests: { id: string; outcome: string }[] } {
   const script = `import { recordJs } from ${JSON.stringify(RECORD)}; const ev = await recordJs({ root: ${JSON.stringify(dir)} }); console.log(JSON.stringify({ coverage: ev.coverage, tests: ev.tests }));`;
@@ -70,18 +86,8 @@ test("vm.Script is node's own to the tests", () => {
 });
 `,
     });
-    symlinkSync(nm, join(dir, "node_modules"), "dir");
-    const hooks = join(dir, ".guard", "hooks");
-    const out = join(hooks, "out");
-    mkdirSync(out, { recursive: true });
-    for (const f of ["v8-hook.mjs", "jest-environment.mjs"]) cpSync(join(HOOKS, f), join(hooks, f));
-    const r = Bun.spawnSync(["node", join(dir, "node_modules", ".bin", "jest"), "--ci", "--runInBand", `--testEnvironment=${join(hooks, "jest-environment.mjs")}`, "--coverage=false", "--watchman=false"], {
-      cwd: dir,
-      env: { ...process.env, GUARD_EVIDENCE_ROOT: dir, GUARD_EVIDENCE_OUT: out, GUARD_JEST_BASES: JSON.stringify({ [dir]: "node" }), NODE_V8_COVERAGE: "", FORCE_COLOR: "0" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(r.stderr.toString()).toContain("Tests:       4 passed, 4 total");
+    const { stderr, out } = jestUnderHooks(dir, nm);
+    expect(stderr).toContain("Tests:       4 passed, 4 total");
     const files = readdirSync(out);
     const { records, sources } = readHookOutput(out, files);
     // With the debugger on, V8 compiles every script afresh: one copy of src/shared.js per test file.
@@ -93,6 +99,45 @@ test("vm.Script is node's own to the tests", () => {
     expect(lines("test/b.test.js::positive too")).toEqual([2, 3, 4, 5, 7]);
     expect(lines("test/c.test.js::zero")).toEqual([2, 3, 6, 7]);
     expect(ev.tests.find((t) => t.id === "test/vm.test.js::vm.Script is node's own to the tests")?.outcome).toBe("passed");
+  }, 240_000);
+
+  test("a test right after another, with nothing of the project's run between them, costs one coverage take, not two", () => {
+    const dir = tmp("takes");
+    buildRepo(dir, {
+      "package.json": JSON.stringify({ name: "fx-takes", private: true, scripts: { test: "jest" } }),
+      "src/shared.js": SHARED,
+      "test/takes.test.js": `const { double } = require("../src/shared");
+
+describe("pair", () => {
+  afterAll(() => {
+    double(0);
+  });
+  test("a", () => {
+    expect(double(1)).toBe(2);
+  });
+  test("b", () => {
+    expect(double(2)).toBe(4);
+  });
+});
+
+test("c", () => {
+  expect(double(3)).toBe(6);
+});
+
+test.skip("skipped", () => {});
+
+test("d", () => {
+  expect(double(4)).toBe(8);
+});
+`,
+    });
+    const { stderr, out } = jestUnderHooks(dir, nm);
+    expect(stderr).toContain("Tests:       1 skipped, 4 passed, 5 total");
+    const { records } = readHookOutput(out, readdirSync(out));
+    // Each take's window, by the test it is written for ("" = import time): the file's import and the
+    // afterAll before c are windows of their own, every other test start reuses the last test's end.
+    const takes = records.flatMap((r) => ("owner" in r ? [r.owner.id] : []));
+    expect(takes).toEqual(["", "pair > a", "pair > b", "", "c", "skipped", "d"]);
   }, 240_000);
 
   test("a second guard evidence finds jest's transform cache from the first (the environment's path does not change)", () => {

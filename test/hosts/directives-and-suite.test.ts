@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { removeDirectives, writeDirectives } from "../../src/hosts/install/directives.ts";
 import { runnersForAll } from "../../src/act/runners/index.ts";
 import { failuresInOutput, packageScript } from "../../src/act/runners/package-script.ts";
+import { formatRun } from "../../src/report/test-run.ts";
 import { makeRepo, guard } from "../helpers/repo.ts";
 
 describe("directives", () => {
@@ -54,5 +55,12 @@ describe("the suite guard finds when no graph says which runner a test uses", ()
     expect(node[0]?.name).toBe("adds numbers");
     expect(node[0]?.message).toContain("AssertionError");
     expect(failuresInOutput("(fail) math > adds [0.12ms]\n").map((f) => f.name)).toEqual(["math > adds"]);
+    // A runner colouring its output (FORCE_COLOR in the user's environment): the name, not the codes.
+    expect(failuresInOutput("\u001b[31m✖ adds numbers\u001b[39m \u001b[90m(1.2ms)\u001b[39m\n").map((f) => f.name)).toEqual(["adds numbers"]);
+  });
+  test("a script that names no test is reported by its exit status, not as 0 passed, 0 failed", () => {
+    const run = (passed: boolean) => formatRun({ level: "subset", runAll: false, selected: 1, total: 1, passed, results: [], durationMs: 900, reproduce: [], problems: [], tail: [] }).split("\n")[0];
+    expect(run(true)).toBe("guard run: subset, 1 of 1 tests: passed by the runner's exit status (it names no test) (0.9 s)");
+    expect(run(false)).toBe("guard run: subset, 1 of 1 tests: failed by the runner's exit status (it names no test) (0.9 s) — FAILED");
   });
 });

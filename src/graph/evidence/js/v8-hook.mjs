@@ -1,5 +1,5 @@
-// Loaded into every test process guard runs (node:test: --import; vitest: setupFiles; jest:
-// setupFilesAfterEach). Takes V8 precise coverage through an in-process inspector session at each test
+// Loaded into every test process guard runs (node:test: --import; vitest: setupFiles; jest: guard's test
+// environment). Takes V8 precise coverage through an in-process inspector session at each test
 // boundary, so each window's counts belong to one test; the window before a file's first test is import
 // time. Writes raw windows and the sources of the scripts they name; guard maps them to lines.
 import inspector from "node:inspector";
