@@ -89,6 +89,12 @@ export const ConfigSchema = strict({
       refreshEvidence: v.optional(v.boolean("expected true or false")),
     }),
   ),
+  evidence: v.optional(
+    strict({
+      /** Test processes `guard evidence` runs at once (pytest shards, Go test binaries, node:test and bun test files); 0 = one per core. */
+      parallel: v.optional(positiveInt("whole number of processes (0 = one per core)")),
+    }),
+  ),
   trash: v.optional(
     strict({
       maxAgeDays: v.optional(positiveInt("whole number of days")),

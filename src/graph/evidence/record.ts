@@ -8,7 +8,9 @@ import { staleTests } from "./changed.ts";
 import { detectEcosystems, type Ecosystem } from "./detect.ts";
 import { recordGo } from "./go/record.ts";
 import { recordJs } from "./js/record.ts";
+import { previousPytestDurations } from "./python/durations.ts";
 import { recordPytest } from "./python/record.ts";
+import { evidenceParallelism } from "./pool.ts";
 import { functionsOf } from "./ranges.ts";
 import { mergeEvidence, type Evidence } from "./types.ts";
 import { resolveTests, writeEvidence, type WriteSummary } from "./write.ts";
@@ -26,6 +28,8 @@ export interface RecordOptions {
   /** The graph to write; default openGraph(root). */
   graph?: Graph;
   ecosystems?: Ecosystem[];
+  /** Test processes at once; default evidenceParallelism (GUARD_EVIDENCE_PARALLEL, evidence.parallel, one per core). */
+  parallel?: number;
 }
 
 export interface EvidenceReport {
@@ -63,20 +67,22 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       select = new Map();
       for (const t of stale) select.set(t.framework, [...(select.get(t.framework) ?? []), t.framework === "pytest" ? t.selector : t.framework === "go" ? t.id : t.file]);
     }
+    const parallel = opts.parallel ?? evidenceParallelism(root);
     const parts: Evidence[] = [];
     for (const eco of ecosystems) {
       if (eco === "python") {
         const sel = select?.get("pytest");
         if (select && !sel) continue;
-        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel }));
+        const durations = parallel > 1 ? await previousPytestDurations(graph) : undefined;
+        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel, parallel, durations }));
       } else if (eco === "js") {
         const sel = select ? [...new Set(["vitest", "node:test", "jest", "bun:test"].flatMap((f) => select!.get(f) ?? []))] : undefined;
         if (sel && sel.length === 0) continue;
-        parts.push(await recordJs({ root, files: sel }));
+        parts.push(await recordJs({ root, files: sel, parallel }));
       } else {
         const sel = select?.get("go");
         if (select && !sel) continue;
-        parts.push(await recordGo({ root, select: sel }));
+        parts.push(await recordGo({ root, select: sel, parallel }));
       }
     }
     mark("evidence:run");

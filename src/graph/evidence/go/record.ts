@@ -4,7 +4,7 @@ import { join, posix, relative } from "node:path";
 import { ensureStateDir } from "../../../state/paths.ts";
 import { emptyEvidence, unionLines, type Evidence, type RecordedTest } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
-import { runPool } from "../pool.ts";
+import { cores, runPool } from "../pool.ts";
 import { parseCoverProfile, parseVerboseResults } from "./profile.ts";
 import { filesCompiled, makeGoShim, readGoCalls, shimEnv } from "./toolchain-children.ts";
 
@@ -134,7 +134,7 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
         });
       }
     }
-    await runPool(jobs, opts.parallel ?? navigator.hardwareConcurrency ?? 2);
+    await runPool(jobs, opts.parallel ?? cores());
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

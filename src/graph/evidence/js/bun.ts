@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { runPool } from "../pool.ts";
+import { cores, runPool } from "../pool.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addLines, emptyEvidence, type Evidence, type Outcome } from "../types.ts";
 
@@ -120,7 +120,7 @@ export async function recordBun(opts: BunOptions): Promise<Evidence> {
         if (c.outcome !== "skipped") for (const [f, ls] of lines) if (!f.startsWith("/") && !f.startsWith("..")) addLines(cov, rel(f), ls);
       }
     });
-    await runPool(jobs, opts.parallel ?? navigator.hardwareConcurrency ?? 2);
+    await runPool(jobs, opts.parallel ?? cores());
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import jestEnvironment from "./jest-environment.mjs" with { type: "text" };
 import nodeTestHook from "./node-test-hook.mjs" with { type: "text" };
@@ -10,6 +9,7 @@ import type { Evidence } from "../types.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addDevCommand, detectJsProject, type JsProject } from "./detect.ts";
 import { recordBun } from "./bun.ts";
+import { cores } from "../pool.ts";
 import { jestArgs, jestBases, parseJestResults } from "./jest.ts";
 import { jestLaunch } from "./jest-launch.ts";
 import { subprocessWindows } from "./subprocess.ts";
@@ -22,6 +22,8 @@ export interface JsOptions {
   project?: JsProject;
   /** Only these test files (refresh re-runs whole files: JS runners select by name pattern, not by id). */
   files?: string[];
+  /** node:test files and bun test files run at once; default: the number of CPUs. */
+  parallel?: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   if (project.bin && !existsSync(project.bin))
     throw toolMissing(project.runner, `${dir}/node_modules`, `${project.packageManager} install` + (project.runner === "node:test" ? "" : ` (or ${addDevCommand(project.packageManager, project.runner)})`));
 
-  if (project.runner === "bun") return recordBun({ root: opts.root, dir, files: opts.files });
+  if (project.runner === "bun") return recordBun({ root: opts.root, dir, files: opts.files, parallel: opts.parallel });
 
   const hooks = join(ensureStateDir(opts.root), `evidence-hooks-${process.pid}`);
   const out = join(hooks, "out");
@@ -45,7 +47,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   writeFileSync(join(hooks, "node-test-hook.mjs"), nodeTestHook);
   writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
   try {
-    const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root);
+    const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root, opts.parallel ?? cores());
     // No FORCE_COLOR of guard's: it would reach the tests (commander's CLICOLOR_FORCE tests failed).
     const proc = Bun.spawn(cmd, {
       cwd: dir,
@@ -70,11 +72,11 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   }
 }
 
-function command(project: JsProject, dir: string, hooks: string, files: string[], root: string): { cmd: string[]; env: Record<string, string> } {
+function command(project: JsProject, dir: string, hooks: string, files: string[], root: string, parallel: number): { cmd: string[]; env: Record<string, string> } {
   if (project.runner === "node:test") {
     const prior = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
     return {
-      cmd: ["node", "--test", ...nodeTestConcurrency(dir), ...(files.length > 0 ? files : project.nodeTestArgs)],
+      cmd: ["node", "--test", ...nodeTestConcurrency(dir, parallel), ...(files.length > 0 ? files : project.nodeTestArgs)],
       env: { NODE_OPTIONS: `${prior}--import=${join(hooks, "node-test-hook.mjs")}` },
     };
   }
@@ -117,18 +119,18 @@ function jestEnvironmentFile(root: string): string {
 }
 
 /**
- * Test files run as many at once as there are cores. node's own default is one fewer, which on a
+ * Test files run as many at once as there are cores (or `evidence.parallel`). node's own default is one fewer, which on a
  * two-core machine runs the files one after the other while the per-test coverage takes make each
  * file slower; the coverage is per process, so files running side by side never mix. `--test-concurrency`
  * exists from node 20.10 on; an older node keeps its default.
  */
-function nodeTestConcurrency(dir: string): string[] {
+function nodeTestConcurrency(dir: string, parallel: number): string[] {
   const r = Bun.spawnSync(["node", "--version"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const m = /^v(\d+)\.(\d+)/.exec(r.stdout.toString().trim());
   if (!m) return [];
   const [major, minor] = [Number(m[1]), Number(m[2])];
   if (major < 20 || (major === 20 && minor < 10)) return [];
-  return [`--test-concurrency=${Math.max(1, availableParallelism())}`];
+  return [`--test-concurrency=${Math.max(1, parallel)}`];
 }
 
 /**

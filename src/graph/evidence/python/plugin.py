@@ -3,6 +3,11 @@
 Coverage contexts: "" while modules are imported (collection), then each test's node id for its
 setup, call and teardown phases (so the phases are unioned). One JSON file per process, so xdist
 workers write theirs and guard merges them.
+
+GUARD_SHARD=k/N: this process is one of N that guard started; it keeps its share of the collected items
+(guard_evidence_shard.py, weighed by the tests' previous durations in GUARD_DURATIONS when guard has them) and first writes every collected node id to `collected-<pid>.json`, so guard
+knows what a shard that dies was to run. GUARD_ONLY names a JSON list of node ids relative to the repository
+root: run only those (guard's run again of what failed in a shard). Under xdist neither applies: xdist already runs the suite in parallel.
 """
 import json
 import os
@@ -14,10 +19,14 @@ _SKIP_DIRS = tuple(
     os.path.join(_ROOT, d) + os.sep
     for d in (".venv", "venv", ".tox", ".nox", ".git", ".guard", "node_modules", "__pycache__", ".pytest_cache")
 )
+_SHARD = os.environ.get("GUARD_SHARD", "")
+_ONLY = os.environ.get("GUARD_ONLY", "")
+_DURATIONS = os.environ.get("GUARD_DURATIONS", "")
 _current = [""]
 _reads = {}
 _reports = []
 _collect_errors = []
+_run = {"xdist": False}
 
 
 def _inside(path):
@@ -132,6 +141,69 @@ def pytest_runtest_logreport(report):
     )
 
 
+def _under_xdist(config):
+    """xdist's controller (-n, --tx) or one of its workers."""
+    option = config.option
+    return bool(getattr(option, "numprocesses", None) or getattr(option, "tx", None)) or hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    if not _SHARD or not _under_xdist(session.config) or hasattr(session.config, "workerinput"):
+        return
+    # The project runs xdist itself: the first of guard's processes runs the suite that way, the others stop.
+    _run["xdist"] = True
+    if not _SHARD.startswith("1/"):
+        pytest.exit("guard: xdist runs this suite in guard's first process", returncode=5)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    if _under_xdist(config):
+        return
+    if _ONLY:
+        with open(_ONLY) as f:
+            wanted = set(json.load(f))
+        rootdir = _rootdir(config)
+        items[:] = [item for item in items if _under(rootdir, item.nodeid) in wanted]
+        return
+    if not _SHARD:
+        return
+    from guard_evidence_shard import item_weights, parse, partition
+
+    shard = parse(_SHARD)
+    if shard is None:
+        return
+    mine, count = shard
+    nodeids = [item.nodeid for item in items]
+    rootdir = _rootdir(config)
+    _write("collected-%d.json" % os.getpid(), {"rootdir": rootdir, "collected": nodeids})
+    durations = {}
+    if _DURATIONS:
+        with open(_DURATIONS) as f:
+            durations = json.load(f)
+    shard_of = partition(nodeids, count, item_weights([_under(rootdir, n) for n in nodeids], durations))
+    # Not reported through pytest_deselected: the other shards run these, nothing was left out.
+    items[:] = [item for item, s in zip(items, shard_of) if s == mine]
+
+
+def _rootdir(config):
+    return os.path.relpath(os.path.realpath(str(config.rootpath)), _ROOT).replace(os.sep, "/")
+
+
+def _under(rootdir, nodeid):
+    """A node id relative to the repository root, as guard names it (ids.ts underRoot)."""
+    return nodeid if rootdir in ("", ".") else rootdir + "/" + nodeid
+
+
+def _write(name, value):
+    if not _OUT:
+        return
+    os.makedirs(_OUT, exist_ok=True)
+    with open(os.path.join(_OUT, name), "w") as f:
+        json.dump(value, f)
+
+
 def pytest_collectreport(report):
     # A module that fails to import or collect: its tests have no evidence, and guard must say so.
     if report.failed and report.nodeid:
@@ -154,9 +226,9 @@ def pytest_sessionfinish(session, exitstatus):
                 coverage_by_context.setdefault(ctx, {}).setdefault(rel, []).append(line)
     _fold_fixtures(coverage_by_context, _reads)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    rootdir = os.path.relpath(os.path.realpath(str(session.config.rootpath)), _ROOT).replace(os.sep, "/")
     out = {
-        "rootdir": rootdir,
+        "rootdir": _rootdir(session.config),
+        "xdist": _run["xdist"],
         "core": _core(),
         "worker": worker,
         "coverage": coverage_by_context,
@@ -164,6 +236,4 @@ def pytest_sessionfinish(session, exitstatus):
         "reads": {k: sorted(v) for k, v in _reads.items()},
         "collect_errors": _collect_errors,
     }
-    os.makedirs(_OUT, exist_ok=True)
-    with open(os.path.join(_OUT, "evidence-%s-%d.json" % (worker, os.getpid())), "w") as f:
-        json.dump(out, f)
+    _write("evidence-%s-%d.json" % (worker, os.getpid()), out)

@@ -1,11 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pluginSource from "./plugin.py" with { type: "text" };
+import shardSource from "./shard.py" with { type: "text" };
 import { addLines, emptyEvidence, type Evidence, type Outcome, type RecordedTest } from "../types.ts";
+import { cores } from "../pool.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { detectPythonEnv, missingModules, type PythonEnv } from "./environment.ts";
 import { pytestFile, pytestName, pytestSelector, pytestTestId, underRoot } from "./ids.ts";
+import { normalExit, readPytestOutput, runPytest, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
+import { recordShards } from "./shards.ts";
 
 export interface PytestOptions {
   /** Repository root: ids and paths are relative to it. */
@@ -19,20 +23,34 @@ export interface PytestOptions {
   /** Install missing tools (pytest, coverage) into the project's environment. */
   install?: boolean;
   env?: PythonEnv;
-}
-
-interface WorkerFile {
-  core: string;
-  rootdir: string;
-  coverage: Record<string, Record<string, number[]>>;
-  reports: { id: string; when: string; outcome: string; duration: number }[];
-  reads: Record<string, string[]>;
-  /** Node ids of collectors (modules) that failed to collect. */
-  collect_errors?: string[];
+  /** pytest processes at once, each running a share of the tests; 1 = one process; default: the number of CPUs. */
+  parallel?: number;
+  /** The previous recording's durations (ms) by selector (node id without parameters): the shares are weighed by them. */
+  durations?: Record<string, number>;
 }
 
 /** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
 const SWITCHING_CORES = new Set(["CTracer", "PyTracer"]);
+
+/** xdist options: the suite already runs in several processes, guard adds none of its own. */
+const XDIST_ARG = /^(-n|--numprocesses|--tx)(=|$)|^-n\S/;
+const usesXdist = (args: readonly string[]) => args.some((a) => XDIST_ARG.test(a)) || (process.env.PYTEST_ADDOPTS ?? "").split(/\s+/).some((a) => XDIST_ARG.test(a));
+
+/**
+ * Each process starts Python and collects the whole suite (half a second of CPU or so on the corpus's
+ * suites), so one more pays off only with about a second of tests to hand it (the last recording's
+ * durations, when guard has them). A refresh of a few tests needs no more processes than it has tests.
+ */
+const TEST_MS_PER_PROCESS = 1000;
+function processCount(opts: PytestOptions): number {
+  let count = Math.min(opts.parallel ?? cores(), opts.select?.length ?? Infinity);
+  const durations = opts.durations ?? {};
+  if (Object.keys(durations).length > 0) {
+    const ms = (opts.select ?? Object.keys(durations)).reduce((sum, s) => sum + (durations[s] ?? 0), 0);
+    count = Math.min(count, Math.max(1, Math.floor(ms / TEST_MS_PER_PROCESS)));
+  }
+  return count;
+}
 
 export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
@@ -42,49 +60,41 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   const work = mkdtempSync(join(tmpdir(), "guard-pytest-"));
   try {
     writeFileSync(join(work, "guard_evidence.py"), pluginSource);
+    writeFileSync(join(work, "guard_evidence_shard.py"), shardSource);
     const out = join(work, "out");
     // A module that fails to collect must not stop the others from running: their evidence is kept.
-    const args = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...(opts.args ?? []), ...(opts.select ?? [])];
-    const proc = Bun.spawn(args, {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PYTHONPATH: [work, process.env.PYTHONPATH].filter(Boolean).join(":"),
-        COVERAGE_CORE: "ctrace",
-        GUARD_EVIDENCE_ROOT: opts.root,
-        GUARD_EVIDENCE_OUT: out,
-        PYTHONDONTWRITEBYTECODE: process.env.PYTHONDONTWRITEBYTECODE ?? "",
-      },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    // 0 all passed, 1 some failed (still evidence), 5 nothing collected; anything else is a broken run.
-    if (code !== 0 && code !== 1 && code !== 5)
-      throw recordingFailed(`pytest exited with ${code}`, tail(stdout + "\n" + stderr), "run the suite by hand and fix what stops it");
-    let files: string[] = [];
-    try {
-      files = readdirSync(out).filter((f) => f.startsWith("evidence-"));
-    } catch {}
-    if (files.length === 0)
-      throw recordingFailed("pytest ran but guard's plugin wrote nothing", tail(stdout + "\n" + stderr), "check that pytest loads plugins (-p) and that nothing disables them");
-    // A file cut short (a worker killed while writing) is named; the other workers' evidence stands.
-    const workers: WorkerFile[] = [];
-    const damaged: string[] = [];
-    for (const f of files) {
-      try {
-        workers.push(JSON.parse(readFileSync(join(out, f), "utf8")) as WorkerFile);
-      } catch {
-        damaged.push(f);
+    const args = [...(opts.args ?? [])];
+    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
+    const cmd = { root: opts.root, dir, work, argv, select: opts.select ?? [] };
+    const count = usesXdist(args) ? 1 : processCount(opts);
+    if (count > 1) {
+      const durations = join(work, "durations.json");
+      writeFileSync(durations, JSON.stringify(opts.durations ?? {}));
+      const sharded = await recordShards(cmd, out, count, durations);
+      if (sharded.kind === "xdist") return singleRun(sharded.exit, sharded.output);
+      if (sharded.kind === "sharded") {
+        const ev = toEvidence(sharded.workers);
+        ev.notes.push(...sharded.notes);
+        if (sharded.lost.length > 0) ev.uncollected = [...new Set([...(ev.uncollected ?? []), ...sharded.lost.map(pytestFile)])].sort();
+        return ev;
       }
     }
-    if (workers.length === 0) throw recordingFailed("pytest ran but every evidence file guard's plugin wrote is damaged", damaged.join(", "), "run guard evidence again");
-    const ev = toEvidence(workers);
-    if (damaged.length > 0) ev.notes.push(`${damaged.length} of ${files.length} pytest evidence file(s) were damaged and skipped (${damaged.join(", ")}): the tests they held have no evidence`);
-    return ev;
+    const single = join(out, "single");
+    return singleRun(await runPytest(cmd, single), readPytestOutput(single));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** One pytest process (xdist's workers merged): what it recorded, or why it cannot be evidence. */
+function singleRun(exit: PytestExit, output: PytestOutput): Evidence {
+  if (!normalExit(exit.code)) throw recordingFailed(`pytest exited with ${exit.code}`, tail(exit.output), "run the suite by hand and fix what stops it");
+  if (output.files === 0) throw recordingFailed("pytest ran but guard's plugin wrote nothing", tail(exit.output), "check that pytest loads plugins (-p) and that nothing disables them");
+  // A file cut short (a worker killed while writing) is named; the other workers' evidence stands.
+  if (output.workers.length === 0) throw recordingFailed("pytest ran but every evidence file guard's plugin wrote is damaged", output.damaged.join(", "), "run guard evidence again");
+  const ev = toEvidence(output.workers);
+  if (output.damaged.length > 0) ev.notes.push(`${output.damaged.length} of ${output.files} pytest evidence file(s) were damaged and skipped (${output.damaged.join(", ")}): the tests they held have no evidence`);
+  return ev;
 }
 
 function ensureTools(env: PythonEnv, dir: string, install: boolean): void {
