@@ -110,11 +110,7 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
          r.last_verified_sha = ${literal(sha)}, r.run_id = ${literal(runId)}`,
     edges,
   );
-  // Code of the test files themselves (the test's own body, a helper defined beside it) says nothing of
-  // what the test depends on: a test that ran only that drives the project some other way (a process
-  // whose coverage was lost, a value read at import) and has no evidence.
-  const testFiles = new Set(tests.map((t) => t.file));
-  const covered = new Set(edges.filter((e) => !testFiles.has(String(e.file))).map((e) => String(e.t)));
+  const covered = new Set(edges.map((e) => String(e.t)));
   for (const [t, files] of Object.entries(ev.filesRead)) if (files.length > 0) covered.add(graphId(t));
   await markNoEvidence(graph, ev.uncollected ?? [], tests.filter((t) => t.outcome === "passed" && !covered.has(t.id)).map((t) => t.id), tests.map((t) => t.id), partial);
   // Edges of these tests that this recording did not confirm are stale: the code no longer runs there.
@@ -184,8 +180,7 @@ async function markUncollected(graph: Graph, tests: readonly { id: string; file:
  * Tests with no evidence get `no_evidence = true` and run on every change until a recording gives them
  * some: the tests of files the runner could not collect (an import error, a process that died), and
  * passing tests that ran no measured code in the test process (they drive a subprocess or a plugin). A
- * full recording clears the mark everywhere else; a partial one on the tests it re-recorded. Code of the
- * test files themselves does not count as measured code here.
+ * full recording clears the mark everywhere else; a partial one on the tests it re-recorded.
  */
 async function markNoEvidence(graph: Graph, files: readonly string[], blind: readonly string[], recorded: readonly string[], partial: boolean): Promise<void> {
   if (partial) await graph.writeBatch("MATCH (t:Test {id: row.id}) SET t.no_evidence = NULL", recorded.map((id) => ({ id })));
