@@ -34,13 +34,14 @@ describe("jest tests that run the project in a child process (`node bin/cli.js`)
 
   test("a change to a function the CLI runs selects the CLI tests, whichever environment they hand the child", () => {
     expect(selected(root, 0)).toEqual([
+      "test/cli-hooked.test.js::the CLI shouts through a require hook test-without-evidence",
       "test/cli.test.js::the CLI shouts covers-changed-function",
       "test/cli.test.js::the CLI shouts in an environment of its own covers-changed-function",
       "test/greet.test.js::greets covers-changed-function",
     ]);
   }, 60_000);
 
-  test("a change to a function no child process ran leaves the CLI tests out", () => {
-    expect(selected(root, 1)).toEqual(["test/twice.test.js::doubles covers-changed-function"]);
+  test("a change to a function no child process ran leaves the CLI tests out, but for the one whose child's code could not be mapped", () => {
+    expect(selected(root, 1)).toEqual(["test/cli-hooked.test.js::the CLI shouts through a require hook test-without-evidence", "test/twice.test.js::doubles covers-changed-function"]);
   }, 60_000);
 });

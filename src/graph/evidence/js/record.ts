@@ -12,7 +12,7 @@ import { recordBun } from "./bun.ts";
 import { cores } from "../pool.ts";
 import { jestArgs, jestBases, parseJestResults } from "./jest.ts";
 import { jestLaunch } from "./jest-launch.ts";
-import { subprocessWindows } from "./subprocess.ts";
+import { subprocessWindows, unmappedTests } from "./subprocess.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
 export interface JsOptions {
@@ -63,6 +63,7 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
     const sub = subprocessWindows(out, records, opts.root);
     for (const [k, v] of sub.sources) sources.set(k, v);
     const ev = windowsToEvidence(opts.root, project.runner, [...records, ...sub.records], sources);
+    if (sub.unmapped.length > 0) unmappedTests(ev, opts.root, project.runner, sub.unmapped);
     if (damaged > 0) ev.notes.push(`${project.runner}: ${damaged} damaged record(s) in the coverage guard's hook wrote (a test process that crashed mid-write?) were skipped; a test whose result was lost has no evidence`);
     if (project.runner === "jest") reconcileJest(ev, opts.root, join(hooks, "jest-results.json"));
     ev.notes.push(`${project.runner}: per-test V8 coverage through the inspector`);
