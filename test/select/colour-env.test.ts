@@ -15,10 +15,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => engine?.stop());
 
-/** The environment a user's shell would have: no colour settings of its own. */
+/** The environment a user's shell would have: no colour settings of its own, no CI. */
 function plainEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "NO_COLOR" && k !== "FORCE_COLOR" && k !== "CLICOLOR_FORCE") env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CI"].includes(k)) env[k] = v;
   return env;
 }
 

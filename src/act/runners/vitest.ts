@@ -30,6 +30,7 @@ export const vitest: Runner = {
       const filter = pattern ? [`--testNamePattern=${pattern}`] : [];
       const argv = [...bin(root, "vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultFile}`, ...filter, ...files];
       const display = `npx vitest run ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
+      // vitest has no flag that keeps new snapshots unwritten: only CI in its environment does.
       return { framework: "vitest", argv, cwd: root, env: { CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
     };
     if (tests === "all") return [command([], undefined, 0)];
@@ -57,7 +58,8 @@ export const jest: Runner = {
       const local = join(root, "node_modules", ".bin", "jest");
       const { argv, env } = existsSync(local) ? jestLaunch(local, args, tmp) : { argv: [...bin(root, "jest"), ...args], env: {} };
       const display = `npx jest ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
-      return { framework: "jest", argv, cwd: root, env: { ...env, CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
+      // --ci keeps a gate from writing new snapshots; no CI=1 of guard's, which a test reading process.env.CI would see.
+      return { framework: "jest", argv, cwd: root, env, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
     };
     if (tests === "all") return [command([], undefined, 0)];
     const { batches, notes } = planJsBatches(tests, known, fullNameRules(true));
