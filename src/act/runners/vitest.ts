@@ -30,7 +30,7 @@ export const vitest: Runner = {
       const filter = pattern ? [`--testNamePattern=${pattern}`] : [];
       const argv = [...bin(root, "vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${resultFile}`, ...filter, ...files];
       const display = `npx vitest run ${files.map(shellQuote).join(" ")}${pattern ? ` -t ${shellQuote(pattern)}` : ""}`.trim();
-      // vitest has no flag that keeps new snapshots unwritten: only CI in its environment does.
+      // vitest 3 leaves new snapshots unwritten only when CI is set (no option says so).
       return { framework: "vitest", argv, cwd: root, env: { CI: "1" }, display, resultFile, tests: selected, ...(pattern ? { nameFiltered: true } : {}), ...(notes?.length ? { notes } : {}) };
     };
     if (tests === "all") return [command([], undefined, 0)];
