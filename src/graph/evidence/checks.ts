@@ -27,8 +27,10 @@ export async function canaryCheck(graph: Graph, attr: Attribution, graphId: (id:
 }
 
 /** Passing tests with no evidence at all: selection could never pick them for a change. */
-export function evidenceless(ev: Evidence, attr: Attribution): string[] {
-  return ev.tests.filter((t) => t.outcome === "passed" && (attr.byTest.get(t.id)?.size ?? 0) === 0 && !(ev.filesRead[t.id]?.length)).map((t) => t.id);
+export function evidenceless(ev: Evidence, attr: Attribution, graphId: (id: string) => string = (id) => id): string[] {
+  // Cases written under one graph test (subtests, parameters) have evidence when any of them has some.
+  const has = new Set(ev.tests.filter((t) => (attr.byTest.get(t.id)?.size ?? 0) > 0 || ev.filesRead[t.id]?.length).map((t) => graphId(t.id)));
+  return ev.tests.filter((t) => t.outcome === "passed" && !has.has(graphId(t.id))).map((t) => t.id);
 }
 
 export function evidencelessCheck(ids: string[]): CheckResult {

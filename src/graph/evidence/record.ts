@@ -7,6 +7,7 @@ import { canaryCheck, evidenceless, evidencelessCheck, type CheckResult } from "
 import { staleTests } from "./changed.ts";
 import { detectEcosystems, type Ecosystem } from "./detect.ts";
 import { recordGo } from "./go/record.ts";
+import { knownNodeTests } from "./js/known-tests.ts";
 import { recordJs } from "./js/record.ts";
 import { previousPytestDurations } from "./python/durations.ts";
 import { recordPytest } from "./python/record.ts";
@@ -78,7 +79,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       } else if (eco === "js") {
         const sel = select ? [...new Set(["vitest", "node:test", "jest", "bun:test"].flatMap((f) => select!.get(f) ?? []))] : undefined;
         if (sel && sel.length === 0) continue;
-        parts.push(await recordJs({ root, files: sel, parallel }));
+        parts.push(await recordJs({ root, files: sel, parallel, knownTests: await knownNodeTests(graph) }));
       } else {
         const sel = select?.get("go");
         if (select && !sel) continue;
@@ -114,7 +115,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
       bumpEpoch(root);
     }
     const resolved = await resolveTests(graph, ev.tests, declared);
-    const missing = evidenceless(ev, attr);
+    const missing = evidenceless(ev, attr, (id) => resolved.get(id) ?? id);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
     mark("evidence:checks");
     writeEvidenceHead(root, { head: sha });

@@ -12,6 +12,7 @@ import { recordBun } from "./bun.ts";
 import { cores } from "../pool.ts";
 import { jestArgs, jestBases, parseJestResults } from "./jest.ts";
 import { jestLaunch } from "./jest-launch.ts";
+import type { KnownTests } from "./known-tests.ts";
 import { subprocessWindows, unmappedTests } from "./subprocess.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
 
@@ -24,6 +25,8 @@ export interface JsOptions {
   files?: string[];
   /** node:test files and bun test files run at once; default: the number of CPUs. */
   parallel?: number;
+  /** node:test ids the graph knows: subtests merged into one of them get no takes of their own. */
+  knownTests?: KnownTests;
 }
 
 /**
@@ -46,12 +49,13 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   writeFileSync(join(hooks, "v8-hook.mjs"), v8Hook);
   writeFileSync(join(hooks, "node-test-hook.mjs"), nodeTestHook);
   writeFileSync(join(hooks, "vitest-hook.mjs"), vitestHook);
+  writeFileSync(join(hooks, "known-tests.json"), JSON.stringify(opts.knownTests ?? { ids: [], templates: [] }));
   try {
     const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root, opts.parallel ?? cores());
     // No FORCE_COLOR of guard's: it would reach the tests (commander's CLICOLOR_FORCE tests failed).
     const proc = Bun.spawn(cmd, {
       cwd: dir,
-      env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, NODE_V8_COVERAGE: "" },
+      env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, GUARD_EVIDENCE_KNOWN: join(hooks, "known-tests.json"), NODE_V8_COVERAGE: "" },
       stdout: "pipe",
       stderr: "pipe",
     });

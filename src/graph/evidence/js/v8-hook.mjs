@@ -27,8 +27,42 @@ function state() {
   // subs: how many folders node processes started by a test wrote their coverage into; ownEnv: this
   // process's own NODE_V8_COVERAGE (guard starts the runner with it empty), put back at a test's end.
   const s = { post, debugger: false, seen: new Set(), stack: [], seq: 0, log: join(OUT, `windows-${process.pid}-${Date.now()}.jsonl`), compiled: new Map(), ended: false, gap: false, calls: 0, subs: 0, ownEnv: process.env.NODE_V8_COVERAGE };
+  s.knownTests = knownTests();
   process.__guardEvidence = s;
   return s;
+}
+
+/**
+ * The node:test ids the graph knows (known-tests.ts): ids, the templates among them, and every id's
+ * enclosing titles (a test with a known test inside it is never merged).
+ */
+function knownTests() {
+  try {
+    const k = JSON.parse(readFileSync(process.env.GUARD_EVIDENCE_KNOWN, "utf8"));
+    const ids = new Set(k.ids);
+    const enclosing = new Set();
+    for (const id of ids) for (let i = id.indexOf(" > "); i >= 0; i = id.indexOf(" > ", i + 3)) enclosing.add(id.slice(0, i));
+    return { ids, enclosing, templates: k.templates.map((t) => new RegExp(t, "s")) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The graph id a test's evidence is written under when that is certain here: its own id when the graph
+ * knows it; for a subtest the graph does not know, whose title matches no template and holds no known
+ * test, the id its enclosing test resolves to (test-ids.ts: the nearest known ancestor). Undefined
+ * otherwise (ids long enough to be shortened included).
+ */
+function resolvesTo(s, id, parent) {
+  const k = s.knownTests;
+  if (!k) return undefined;
+  const rel = id.file.startsWith(ROOT + "/") ? id.file.slice(ROOT.length + 1) : id.file;
+  const full = `${rel}::${id.id}`;
+  if (full.length * 3 > 2048) return undefined;
+  if (k.ids.has(full)) return { id: full, merged: false };
+  if (parent?.resolves === undefined || k.enclosing.has(full) || k.templates.some((t) => t.test(full))) return undefined;
+  return { id: parent.resolves, merged: true };
 }
 
 export const wanted = (url) => {
@@ -121,13 +155,17 @@ export const boundaries = () => state().calls;
 export function testStarted(id, watchedGaps = false) {
   const s = state();
   s.calls++;
-  if (!(watchedGaps && s.ended && !s.gap && s.stack.length === 0)) take(s.stack.at(-1) ?? { id: "", file: id.file });
+  // A subtest whose evidence is written under its enclosing test's id anyway takes nothing at its
+  // boundaries: the window runs on, and the enclosing test's next take holds the subtest's code too.
+  const resolved = resolvesTo(s, id, s.stack.at(-1));
+  const merged = resolved?.merged === true;
+  if (!merged && !(watchedGaps && s.ended && !s.gap && s.stack.length === 0)) take(s.stack.at(-1) ?? { id: "", file: id.file });
   s.ended = false;
   s.gap = false;
   // A node process the test starts (a CLI run through child_process, and the processes that one starts)
   // inherits NODE_V8_COVERAGE and writes its coverage into this folder of the test's when it exits.
   const sub = `sub-${process.pid}-${++s.subs}`;
-  s.stack.push({ ...id, started: performance.now(), sub: join(OUT, sub) });
+  s.stack.push({ ...id, started: performance.now(), sub: join(OUT, sub), resolves: resolved?.id, merged });
   process.env.NODE_V8_COVERAGE = join(OUT, sub);
   // A test that starts and never ends (its process crashed) is named by this line.
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, started: { id: id.id, file: id.file, sub } }) + "\n");
@@ -138,7 +176,7 @@ export function testEnded(outcome) {
   s.calls++;
   const top = s.stack.pop();
   if (!top) return;
-  take(top);
+  if (!top.merged) take(top);
   s.ended = s.stack.length === 0;
   appendFileSync(s.log, JSON.stringify({ pid: process.pid, result: { id: top.id, file: top.file, outcome, durationMs: performance.now() - top.started } }) + "\n");
   restoreCoverageEnv(s);
