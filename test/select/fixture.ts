@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildProject, type FixtureProject } from "../../fixtures/select/project.ts";
+import { expect } from "bun:test";
+import { applyScenario, buildProject, resetProject, type FixtureProject, type Scenario } from "../../fixtures/select/project.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { indexRepository } from "../../src/graph/indexer.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import type { Selection } from "../../src/decide/select/selection.ts";
+import { guard } from "../helpers/repo.ts";
 
 /** Build a fixture project, index it and record its evidence on the test engine (GUARD_HOME's server). */
 export async function preparedProject(project: FixtureProject): Promise<string> {
@@ -42,4 +44,17 @@ export function golden(project: string, scenario: string, actual: unknown): unkn
     writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
   }
   return JSON.parse(readFileSync(path, "utf8"));
+}
+
+/** The tests `guard check --json` selects for a scenario (a subset, never run-all), each with its reason codes. */
+export function selectedWithReasons(root: string, scenario: Scenario): string[] {
+  applyScenario(root, scenario);
+  try {
+    const r = guard(["check", "--json"], root);
+    const data = JSON.parse(r.stdout).data as { runAll: boolean; tests: { id: string; reasons: { code: string }[] }[] };
+    expect(data.runAll).toBe(false);
+    return data.tests.map((t) => `${t.id} ${[...new Set(t.reasons.map((x) => x.code))].sort().join("+")}`).sort();
+  } finally {
+    resetProject(root);
+  }
 }

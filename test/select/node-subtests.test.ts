@@ -1,27 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { nodeSubtests } from "../../fixtures/select/node-subtests.ts";
-import { applyScenario, buildProject, resetProject } from "../../fixtures/select/project.ts";
+import { buildProject } from "../../fixtures/select/project.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { guard } from "../helpers/repo.ts";
+import { selectedWithReasons } from "./fixture.ts";
 
 let engine: TestEngine;
 beforeAll(async () => {
   engine = await startTestEngine();
 }, 60_000);
 afterAll(() => engine?.stop());
-
-/** The tests `guard check` selects for a scenario, each with its reason codes. */
-function selected(root: string, scenario: number): string[] {
-  applyScenario(root, nodeSubtests.scenarios[scenario]!);
-  try {
-    const r = guard(["check", "--json"], root);
-    const data = JSON.parse(r.stdout).data as { runAll: boolean; tests: { id: string; reasons: { code: string }[] }[] };
-    expect(data.runAll).toBe(false);
-    return data.tests.map((t) => `${t.id} ${[...new Set(t.reasons.map((x) => x.code))].sort().join("+")}`).sort();
-  } finally {
-    resetProject(root);
-  }
-}
 
 describe("node:test subtests the graph does not know (written under their enclosing test)", () => {
   let root: string;
@@ -39,10 +27,10 @@ describe("node:test subtests the graph does not know (written under their enclos
   }, 120_000);
 
   test("a function only one subtest runs selects the enclosing test, not the other one", () => {
-    expect(selected(root, 0)).toEqual(["test/parse.test.js::parse covers-changed-function"]);
+    expect(selectedWithReasons(root, nodeSubtests.scenarios[0]!)).toEqual(["test/parse.test.js::parse covers-changed-function"]);
   }, 60_000);
 
   test("a function the loop's subtests and the other test run selects both", () => {
-    expect(selected(root, 1)).toEqual(["test/parse.test.js::parse covers-changed-function", "test/parse.test.js::words covers-changed-function"]);
+    expect(selectedWithReasons(root, nodeSubtests.scenarios[1]!)).toEqual(["test/parse.test.js::parse covers-changed-function", "test/parse.test.js::words covers-changed-function"]);
   }, 60_000);
 });
