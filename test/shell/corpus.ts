@@ -31,12 +31,11 @@ export function loadCorpus(name: string): { cases: Case[]; disputes: Dispute[]; 
 /**
  * The workspace the corpus runs in: a repository outside temp space with build/ present, GUARD_HOME beside
  * it, as a real checkout has (a workspace inside /tmp rightly makes `rm -rf /tmp/*` a BLOCK). A checkout
- * cloned under /tmp (as some CI runners do) puts it in the user's cache folder instead.
+ * cloned under /tmp (as some CI runners do) puts it in the user's cache folder instead, and a HOME in temp
+ * space too in a system cache folder.
  */
 export function corpusWorkspace(label: string): ShellContext {
-  const inTemp = (p: string) => ["/tmp", "/var/tmp", tmpdir()].some((t) => p === t || p.startsWith(`${t}/`));
-  const work = inTemp(ROOT) ? join(homedir(), ".cache", "guard-tests", `${label}-work`) : join(ROOT, "bench", ".work");
-  mkdirSync(work, { recursive: true });
+  const work = workspaceOutsideTemp(label);
   const fx = buildShellFixture(work);
   mkdirSync(join(fx.ws, "build"));
   writeFileSync(join(fx.ws, "build", "out.o"), "o");
@@ -49,6 +48,18 @@ export function corpusWorkspace(label: string): ShellContext {
     rmSync(scratch, { recursive: true, force: true });
   });
   return { cwd: fx.ws, env: { HOME: fx.home, TMPDIR: scratch } };
+}
+
+function workspaceOutsideTemp(label: string): string {
+  const inTemp = (p: string) => ["/tmp", "/var/tmp", tmpdir()].some((t) => p === t || p.startsWith(`${t}/`));
+  const candidates = [join(ROOT, "bench", ".work"), join(homedir(), ".cache", "guard-tests", `${label}-work`), join("/var/cache", "guard-tests", `${label}-work`)];
+  for (const dir of candidates.filter((d) => !inTemp(d))) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    } catch {}
+  }
+  throw new Error(`the shell corpus needs a folder outside temp space (it checks that rm -rf /tmp/* is allowed there); tried ${candidates.join(", ")}: clone elsewhere or set HOME outside /tmp`);
 }
 
 export async function differences(cases: Case[], ctx: ShellContext): Promise<Difference[]> {
