@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import type { Evidence } from "../types.ts";
-import type { ScriptSource, WindowRecord } from "./windows.ts";
+import { rel, type ScriptSource, type WindowRecord } from "./windows.ts";
 
 /** One file node writes into NODE_V8_COVERAGE when a process exits. */
 interface NodeCoverageFile {
@@ -75,8 +75,8 @@ export function subprocessWindows(out: string, records: readonly WindowRecord[],
  * tests run on every change, rather than being taken for tests that ran only what the test process shows.
  */
 export function unmappedTests(ev: Evidence, root: string, runner: string, unmapped: readonly { id: string; file: string }[]): void {
-  const files = [...new Set(unmapped.map((t) => relative(root, t.file).split("\\").join("/")))].sort();
+  const files = [...new Set(unmapped.map((t) => rel(root, t.file)))].sort();
   ev.uncollected = [...new Set([...(ev.uncollected ?? []), ...files])].sort();
-  const named = unmapped.slice(0, 3).map((t) => `${relative(root, t.file).split("\\").join("/")}::${t.id}`).join(", ");
+  const named = unmapped.slice(0, 3).map((t) => `${rel(root, t.file)}::${t.id}`).join(", ");
   ev.notes.push(`${runner}: ${unmapped.length} test(s) started node processes that ran the project's code in a text guard cannot map back to its files (a transpiling require hook?) or left coverage it cannot read: ${named}; the tests of ${files.join(", ")} have no evidence and run on every change`);
 }

@@ -15,7 +15,7 @@ export interface ScriptSource {
   source: string;
 }
 
-const rel = (root: string, path: string) => relative(root, path).split("\\").join("/");
+export const rel = (root: string, path: string): string => relative(root, path).split("\\").join("/");
 
 /**
  * What a script's text says once for all the windows that name it: its judged positions (lines, or source
