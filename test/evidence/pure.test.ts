@@ -1,5 +1,8 @@
 // The pure parts: line → function mapping, Python headers, V8 ranges, source maps, ids, diffs.
 import { expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { changedLines } from "../../src/graph/evidence/changed.ts";
 import { parseJunit, parseLcov } from "../../src/graph/evidence/js/bun.ts";
 import { mapLinesToFunctions, pythonBodyStart } from "../../src/graph/evidence/functions.ts";
@@ -34,6 +37,32 @@ test("V8 ranges: an uncalled block inside a called function does not count", () 
   const blockEnd = src.indexOf("}\n  return 2") + 1;
   const lines = executedLines(src, [[[0, src.length, 1]], [[0, src.indexOf("\nf(0)"), 1], [blockStart, blockEnd, 0]]]);
   expect(lines).toEqual([1, 2, 5, 6, 7]);
+});
+
+test("real V8 ranges: a line that starts by closing a block that did not run is judged by what follows", () => {
+  // node's own block coverage of g(0): the `if` block never ran, so its closing brace sits in a range of
+  // count 0, while the `else if` test on the same line and the outer call's argument after `})` did run.
+  const src = [
+    "function g(x, later) {", // 1
+    "  if (x) {", // 2
+    "    return 1;", // 3
+    "  } else if (x === 0) {", // 4
+    "    later(() => {", // 5
+    "      x = 2;", // 6
+    "    }, 100);", // 7
+    "  }", // 8
+    "  return x;", // 9
+    "}", // 10
+    "g(0, () => {});", // 11
+  ].join("\n");
+  const dir = mkdtempSync(join(tmpdir(), "guard-v8-"));
+  writeFileSync(join(dir, "g.js"), src);
+  const r = Bun.spawnSync(["node", join(dir, "g.js")], { env: { ...process.env, NODE_V8_COVERAGE: join(dir, "cov") } });
+  expect(r.exitCode).toBe(0);
+  const cov = JSON.parse(readFileSync(join(dir, "cov", readdirSync(join(dir, "cov"))[0]!), "utf8")) as { result: { url: string; functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[] };
+  const script = cov.result.find((s) => s.url.endsWith("/g.js"))!;
+  const lines = executedLines(src, script.functions.map((f) => f.ranges.map((x) => [x.startOffset, x.endOffset, x.count] as [number, number, number])));
+  expect(lines).toEqual([1, 2, 4, 5, 7, 8, 9, 10, 11]);
 });
 
 test("source map lines decode (VLQ)", () => {

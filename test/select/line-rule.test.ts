@@ -4,12 +4,13 @@ import { edgesMeetingLines, LINE_RULE, type LineRuleExample } from "../../src/de
 import { sliceFile } from "../../src/decide/select/slice.ts";
 import { decodeLines, encodeLines } from "../../src/graph/evidence/line-sets.ts";
 
-const file = (oldText: string, newText: string) => ({ path: "pkg/m.py", status: "modified" as const, oldText, newText, binary: false, untracked: false });
+const file = (path: string, oldText: string, newText: string) => ({ path, status: "modified" as const, oldText, newText, binary: false, untracked: false });
 
 /** What the rule selects for an example: the edit sliced through tree-sitter, each test's lines as an edge. */
 async function selects(ex: LineRuleExample): Promise<string[]> {
-  const s = await sliceFile(file(ex.before, ex.after));
-  const fn = s.functions.find((f) => f.id === "pkg/m.py::f");
+  const path = ex.path ?? "pkg/m.py";
+  const s = await sliceFile(file(path, ex.before, ex.after));
+  const fn = s.functions.find((f) => f.id === `${path}::f`);
   expect(fn?.change).toBe("modified");
   const edges: CoverEdge[] = Object.entries(ex.ran).map(([test, lines]) => ({ test, source: "coverage", confidence: 1, evidenceCount: 1, lines: encodeLines(lines.map((l) => l - fn!.startLine)), linesHash: "h" }));
   return edgesMeetingLines(edges, fn!.bodyOffsets, "h").map((e) => e.test).sort();

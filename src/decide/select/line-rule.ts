@@ -12,9 +12,15 @@ import type { CoverEdge } from "./evidence.ts";
  * maps them). Every other rule still applies on top (import-time-function, dynamic-dispatch,
  * collection-time-read, failed-last-run, …). An edge without lines (older evidence, another language,
  * learned from a miss) or recorded on another version of the function counts as before: its test runs.
+ *
+ * A JavaScript or TypeScript function's edit that stays inside its `{ … }` body, and changes no
+ * declaration, parameter or directive anywhere in it, does the same with the lines V8's block coverage
+ * saw run (src/decide/select/js-body-lines.ts maps them).
  */
 export interface LineRuleExample {
   summary: string;
+  /** The file the function `f` is in; default `pkg/m.py`. */
+  path?: string;
   before: string;
   after: string;
   /** Test → the (absolute, old-version) lines it ran in the function. */
@@ -117,6 +123,94 @@ export const LINE_RULE = {
       after: "def f(x):\n    \"\"\"New.\"\"\"\n    if x:\n        return 1\n    return 2\n",
       ran: { truthy: [3, 4], falsy: [3, 5] },
       selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "JS: an edit in a branch only one test runs selects that test",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x > 0) {\n    return 'pos';\n  }\n  return 'neg';\n}\n",
+      after: "function f(x) {\n  if (x > 0) {\n    return 'POS';\n  }\n  return 'neg';\n}\n",
+      ran: { pos: [1, 2, 3, 4], neg: [1, 2, 5, 6] },
+      selects: ["pos"],
+    },
+    {
+      summary: "JS: an edit on a line no test ran selects none of the function's tests",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x === null) {\n    throw new Error('x');\n  }\n  return x + 1;\n}\n",
+      after: "function f(x) {\n  if (x === null) {\n    throw new TypeError('x');\n  }\n  return x + 1;\n}\n",
+      ran: { a: [1, 2, 5, 6], b: [1, 2, 5, 6] },
+      selects: [],
+    },
+    {
+      summary: "JS: a line that goes on a statement counts as the statement (it may start in a callback that never ran)",
+      path: "pkg/m.js",
+      before: "function f(x, later) {\n  if (x) return 0;\n  later(\n    () => x, 100);\n  return 1;\n}\n",
+      after: "function f(x, later) {\n  if (x) return 0;\n  later(\n    () => x, 200);\n  return 1;\n}\n",
+      ran: { early: [1, 2], calls: [1, 2, 3, 5, 6] },
+      selects: ["calls"],
+    },
+    {
+      summary: "JS: removing an `else` runs its code for the tests that took the other branch: the tests that reached the `if`",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  let y = 0;\n  if (x) {\n    y = 1;\n  } else {\n    y = 2;\n  }\n  return y;\n}\n",
+      after: "function f(x) {\n  let y = 0;\n  if (x) {\n    y = 1;\n  }\n  y = 2;\n  return y;\n}\n",
+      ran: { truthy: [1, 2, 3, 4, 8, 9], falsy: [1, 2, 3, 5, 6, 7, 8, 9] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "JS: an `else if` test, every `else` kept: the tests that took the `else` (V8's count on the line)",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x < 0) {\n    return 'neg';\n  } else if (x === 0) {\n    return 'zero';\n  }\n  return 'pos';\n}\n",
+      after: "function f(x) {\n  if (x < 0) {\n    return 'neg';\n  } else if (x === 1) {\n    return 'zero';\n  }\n  return 'pos';\n}\n",
+      ran: { neg: [1, 2, 3], zero: [1, 2, 4, 5, 6], pos: [1, 2, 4, 7, 8] },
+      selects: ["pos", "zero"],
+    },
+    {
+      summary: "JS: a closing brace stands for its statement: an `else` added there reaches the tests that skipped the block",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x) {\n    x = 2;\n  }\n  return x;\n}\n",
+      after: "function f(x) {\n  if (x) {\n    x = 2;\n  } else {\n    x = 3;\n  }\n  return x;\n}\n",
+      ran: { truthy: [1, 2, 3, 4, 5, 6], falsy: [1, 2, 5, 6] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "JS: a changed `case` label: the tests that reached the `switch` (V8 counts the label inside the case's body)",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  switch (x) {\n    case 'a':\n      return 1;\n    case 'b':\n      return 2;\n    default:\n      return 3;\n  }\n}\n",
+      after: "function f(x) {\n  switch (x) {\n    case 'a':\n      return 1;\n    case 'c':\n      return 2;\n    default:\n      return 3;\n  }\n}\n",
+      ran: { a: [1, 2, 3, 4], b: [1, 2, 5, 6], other: [1, 2, 7, 8] },
+      selects: ["a", "b", "other"],
+    },
+    {
+      summary: "JS: an insertion at the top of the body runs for every test that ran the function",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n",
+      after: "function f(x) {\n  x = !x;\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n",
+      ran: { truthy: [1, 2, 3, 4], falsy: [1, 2, 5, 6] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "JS: a new `let` changes uses it never touched (`n` above it is now in its dead zone): the whole function",
+      path: "pkg/m.js",
+      before: "function f(x) {\n  if (x) {\n    return n;\n  }\n  x += 1;\n  return x;\n}\n",
+      after: "function f(x) {\n  if (x) {\n    return n;\n  }\n  x += 1;\n  let n = 1;\n  return x;\n}\n",
+      ran: { truthy: [1, 2, 3, 4], falsy: [1, 2, 5, 6, 7] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "JS: a default parameter change: the whole function",
+      path: "pkg/m.js",
+      before: "function f(x = 1) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n",
+      after: "function f(x = 2) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n",
+      ran: { truthy: [1, 2, 3, 4], falsy: [1, 2, 5, 6] },
+      selects: ["falsy", "truthy"],
+    },
+    {
+      summary: "TS: an edit in a body with types selects by the lines, as in JS",
+      path: "pkg/m.ts",
+      before: "export function f(x: number | null): string {\n  if (x === null) {\n    return 'none';\n  }\n  const n: number = x * 2;\n  return String(n);\n}\n",
+      after: "export function f(x: number | null): string {\n  if (x === null) {\n    return 'nothing';\n  }\n  const n: number = x * 2;\n  return String(n);\n}\n",
+      ran: { none: [1, 2, 3, 4], number: [1, 2, 5, 6, 7] },
+      selects: ["none"],
     },
   ] as LineRuleExample[],
 };

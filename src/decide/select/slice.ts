@@ -5,6 +5,7 @@ import { isPythonTestFile } from "../../code/extract/python.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { classifyPath } from "./file-classes.ts";
 import { touchedOffsets } from "./body-lines.ts";
+import { touchedOffsetsJs } from "./js-body-lines.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
 import { syntaxErrorsUntouched } from "./syntax-errors.ts";
@@ -106,8 +107,9 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
       const fileOfId = change === "added" ? file.path : oldPath;
       const fn: ChangedFunction = { id: `${fileOfId}::${key}`, file: fileOfId, qualname: key, change, startLine: item.startLine, endLine: item.endLine };
       if (change === "moved") fn.movedTo = `${file.path}::${key}`;
-      if (change === "modified" && language === "python" && !file.oldPath && before && after) {
-        const offsets = touchedOffsets({ oldTree: await oldV!.tree(), newTree: await newV!.tree(), oldFn: before, newFn: after, oldFunctions: oldV!.functions, newFunctions: newV!.functions, hunks: changes.hunks });
+      const bodyLines = language === "python" ? touchedOffsets : language === "javascript" || language === "typescript" || language === "tsx" ? touchedOffsetsJs : undefined;
+      if (change === "modified" && bodyLines && !file.oldPath && before && after) {
+        const offsets = bodyLines({ oldTree: await oldV!.tree(), newTree: await newV!.tree(), oldFn: before, newFn: after, oldFunctions: oldV!.functions, newFunctions: newV!.functions, hunks: changes.hunks });
         if (offsets) fn.bodyOffsets = offsets;
       }
       if (out.class === "test" && isTestFunction(language, item)) out.tests.push({ file: change === "deleted" ? oldPath : file.path, qualname: key, change });

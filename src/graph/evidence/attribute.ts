@@ -15,8 +15,9 @@ export interface LineEvidence {
 export interface Attribution {
   byTest: TestFunctions;
   /**
-   * Per test, per function: the lines it ran there. Python only, and only for functions whose body_hash
-   * is known; any other edge carries no lines and selection treats it at function level.
+   * Per test, per function: the lines it ran there. Python, JavaScript and TypeScript, and only for
+   * functions whose body_hash is known; any other edge carries no lines and selection treats it at
+   * function level.
    */
   linesByTest?: Map<string, Map<string, LineEvidence>>;
   /** `<module>` id → number of lines that ran at import time. */
@@ -28,6 +29,9 @@ export interface Attribution {
    */
   importTimeFunctions: Set<string>;
 }
+
+/** The files whose edges keep their lines: the languages with a line rule (src/decide/select/line-rule.ts). */
+const LINE_EVIDENCE = /\.(py|[cm]?[jt]sx?)$/;
 
 /** Executed lines → Function ids, per test. Files guard has no functions for (not code) are skipped. */
 export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): Attribution {
@@ -43,7 +47,7 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
       const m = mapLinesToFunctions(fns.ranges, lines.filter((l) => l > 0));
       for (const id of m.functions) set.add(id);
       if (m.moduleLines.length > 0) set.add(fns.moduleId);
-      if (!file.endsWith(".py")) continue;
+      if (!LINE_EVIDENCE.test(file)) continue;
       const perFn = linesByTest.get(test) ?? new Map<string, LineEvidence>();
       const byId = rangesById(fns);
       for (const [id, ran] of m.byFunction) {

@@ -15,7 +15,12 @@ export interface Points<K> {
   keys: K[];
 }
 
-/** The first code character of each non-blank line; key = the 1-based line. */
+/**
+ * One judged character per non-blank line; key = the 1-based line. It is the first character after the
+ * closers the line starts with (`} else if (b) {`, `}).then(next)`, `}, 100);`): the closing brace belongs
+ * to a block that may not have run while the rest of the line did (the `else if` test, the outer call).
+ * A line of closers alone (`});`) is judged at its first one.
+ */
 export function linePoints(source: string): Points<number> {
   const at: number[] = [];
   const keys: number[] = [];
@@ -25,13 +30,16 @@ export function linePoints(source: string): Points<number> {
     const text = all[i]!;
     const indent = text.length - text.trimStart().length;
     if (indent !== text.length) {
-      at.push(offset + indent);
+      const past = CLOSERS.exec(text.slice(indent))![0].length;
+      at.push(offset + indent + (indent + past < text.trimEnd().length ? past : 0));
       keys.push(i + 1);
     }
     offset += text.length + 1;
   }
   return { at, keys };
 }
+
+const CLOSERS = /^[\s})\],;]*/;
 
 /** The indices of the points whose innermost enclosing range has a count above zero, in offset order. */
 export function executedAt(points: Points<unknown>, functions: V8Range[][]): number[] {

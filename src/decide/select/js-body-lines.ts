@@ -1,0 +1,226 @@
+import type { Node, Tree } from "web-tree-sitter";
+import { functionAt } from "../../code/extract/keyed.ts";
+import type { BodyEdit } from "./body-lines.ts";
+
+/**
+ * Which lines of a changed JavaScript or TypeScript function a test must have run to see the change
+ * (src/decide/select/line-rule.ts states the rule). Pure: the two syntax trees and the diff's hunks in,
+ * offsets from the old function's first line out, or undefined when only the whole function will do.
+ *
+ * The evidence judges each line by V8's block coverage at its first character after any closers
+ * (src/graph/evidence/js/v8-lines.ts). A changed line maps to the statement it belongs to: a simple
+ * statement to all its lines (a continuation line may start inside a callback that never ran), a compound
+ * one (`if`, loops, `try`, `switch`, a bare block) to its first line, which every run of it reaches, so a
+ * closing `}` stands for the tests that reached its statement. A line that starts a clause (`case`,
+ * `default`, `catch`, `finally`, and `else` when an edit adds or removes one) also maps to its
+ * statement's first line: V8 counts a `case` label as part of the case's body, which a test that only
+ * compared against it never entered, and removing an `else` runs its code for the tests that took the
+ * other branch. An insertion touches the lines around it.
+ */
+
+type Range = [number, number];
+
+const line = (n: Node) => n.startPosition.row + 1;
+const endLine = (n: Node) => n.endPosition.row + 1;
+
+const FUNCTION_TYPES = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
+const COMPOUND = new Set(["if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "try_statement", "switch_statement", "labeled_statement", "with_statement", "statement_block"]);
+const SIMPLE = new Set([
+  "expression_statement",
+  "lexical_declaration",
+  "variable_declaration",
+  "return_statement",
+  "throw_statement",
+  "break_statement",
+  "continue_statement",
+  "debugger_statement",
+  "empty_statement",
+  "function_declaration",
+  "generator_function_declaration",
+  "class_declaration",
+  "abstract_class_declaration",
+  "type_alias_declaration",
+  "interface_declaration",
+  "enum_declaration",
+]);
+const CLAUSES: Record<string, string> = { else_clause: "if_statement", catch_clause: "try_statement", finally_clause: "try_statement", switch_case: "switch_statement", switch_default: "switch_statement" };
+
+/** The function node of `fn`: the function-like node spanning exactly its lines. */
+function functionNode(tree: Tree, startLine: number, endLineOf: number): Node | undefined {
+  const stack: Node[] = [tree.rootNode];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (line(n) > endLineOf || endLine(n) < startLine) continue;
+    if (FUNCTION_TYPES.has(n.type) && line(n) === startLine && endLine(n) === endLineOf) return n;
+    for (const c of n.namedChildren) if (c) stack.push(c);
+  }
+  return undefined;
+}
+
+const isStatement = (n: Node) => SIMPLE.has(n.type) || (COMPOUND.has(n.type) && (n.type !== "statement_block" || n.parent?.type === "statement_block"));
+
+/**
+ * What decides the scope of every name in the function: every declaration in it (nested scopes too: a
+ * `let` that shadows a name turns its earlier uses into errors, a `var` anywhere hoists to the top),
+ * nested functions' parameters, directives (`"use strict"`), and `eval` or `with`. A change to any of
+ * these changes lines the edit never touched.
+ */
+function scopeFacts(body: Node): string {
+  const facts: string[] = [];
+  const names = (n: Node | null | undefined, kind: string) => {
+    if (!n) return;
+    if (n.type === "identifier" || n.type === "shorthand_property_identifier_pattern") facts.push(`${kind} ${n.text}`);
+    else for (const c of n.namedChildren) if (c && c.type !== "type_annotation") names(c, kind);
+  };
+  const walk = (n: Node) => {
+    switch (n.type) {
+      case "lexical_declaration":
+      case "variable_declaration": {
+        const kind = n.child(0)?.text ?? n.type;
+        for (const d of n.namedChildren) if (d?.type === "variable_declarator") names(d.childForFieldName("name"), kind);
+        break;
+      }
+      case "function_declaration":
+      case "generator_function_declaration":
+      case "class_declaration":
+      case "abstract_class_declaration":
+      case "enum_declaration":
+        facts.push(`${n.type} ${n.childForFieldName("name")?.text ?? ""}`);
+        break;
+      case "formal_parameters":
+        facts.push(`params ${n.text.replace(/\s+/g, " ")}`);
+        break;
+      case "for_in_statement":
+        facts.push(`for ${n.childForFieldName("kind")?.text ?? ""} ${n.childForFieldName("left")?.text ?? ""}`);
+        break;
+      case "catch_clause":
+        facts.push(`catch ${n.childForFieldName("parameter")?.text ?? ""}`);
+        break;
+      case "with_statement":
+        facts.push("with");
+        break;
+      case "identifier":
+        if (n.text === "eval") facts.push("eval");
+        break;
+      case "statement_block": {
+        const first = n.namedChildren.find((c) => c && c.type !== "comment");
+        if (first?.type === "expression_statement" && first.namedChild(0)?.type === "string") facts.push(`directive ${first.text}`);
+        break;
+      }
+    }
+    for (const c of n.namedChildren) if (c) walk(c);
+  };
+  walk(body);
+  return facts.sort().join("\n");
+}
+
+/** The innermost statement of `body` holding line `at`, or undefined on a line between its statements. */
+function statementAt(body: Node, at: number): Node | undefined {
+  let best: Node | undefined;
+  const walk = (n: Node) => {
+    for (const c of n.namedChildren) {
+      if (!c || at < line(c) || at > endLine(c)) continue;
+      if (isStatement(c)) best = c;
+      walk(c);
+    }
+  };
+  walk(body);
+  return best;
+}
+
+/** How many `else` clauses the body has: the same number on both sides means none was added or removed. */
+function elseCount(body: Node): number {
+  let n = 0;
+  const walk = (x: Node) => {
+    if (x.type === "else_clause") n++;
+    for (const c of x.namedChildren) if (c) walk(c);
+  };
+  walk(body);
+  return n;
+}
+
+/**
+ * The statements owning a clause that starts on line `at` (`} else {`, `case 'b':`, `} catch (e) {`).
+ * With `elses` false, `else` clauses are left out: while every `else` stays, an edit on its line (the
+ * test of an `else if`) runs for the tests V8 counted in the `else`, which are the line's own.
+ */
+function clauseOwnersAt(body: Node, at: number, elses: boolean): Node[] {
+  const out: Node[] = [];
+  const walk = (n: Node) => {
+    for (const c of n.namedChildren) {
+      if (!c || at < line(c) || at > endLine(c)) continue;
+      const owner = CLAUSES[c.type];
+      if (owner && line(c) === at && (elses || c.type !== "else_clause")) {
+        let p = c.parent;
+        while (p && p.type !== owner) p = p.parent;
+        if (p) out.push(p);
+      }
+      walk(c);
+    }
+  };
+  walk(body);
+  return out;
+}
+
+/** Offsets (from the old function's first line) whose tests see the edit; undefined: the whole function. */
+export function touchedOffsetsJs(edit: BodyEdit): Range[] | undefined {
+  const { oldFn, newFn } = edit;
+  // An edit to a folded declaration (an overload signature) is an edit to the signature.
+  const meets = (from: number, count: number, ranges: readonly [number, number][]) => count > 0 && ranges.some(([s, e]) => from <= e && s <= from + count - 1);
+  if (edit.hunks.some((h) => meets(h.oldStart, h.oldLines, oldFn.variants) || meets(h.newStart, h.newLines, newFn.variants))) return undefined;
+  const oldNode = functionNode(edit.oldTree, oldFn.startLine, oldFn.endLine);
+  const newNode = functionNode(edit.newTree, newFn.startLine, newFn.endLine);
+  const oldBody = oldNode?.childForFieldName("body");
+  const newBody = newNode?.childForFieldName("body");
+  // An expression body (`(x) => x + 1`) or a one-line block: the body is the header.
+  if (!oldBody || !newBody || oldBody.type !== "statement_block" || newBody.type !== "statement_block") return undefined;
+  if (line(oldBody) === endLine(oldBody) || line(newBody) === endLine(newBody)) return undefined;
+  if (scopeFacts(oldBody) !== scopeFacts(newBody)) return undefined;
+  // Lines up to the body's `{` are the signature; the body's `}` closes the function.
+  const [oldOpen, oldClose] = [line(oldBody), endLine(oldBody)];
+  const [newOpen, newClose] = [line(newBody), endLine(newBody)];
+
+  const elsesChange = elseCount(oldBody) !== elseCount(newBody);
+  const ranges: Range[] = [];
+  let whole = false;
+  const isOld = (l: number) => l >= oldFn.startLine && l <= oldFn.endLine && functionAt(edit.oldFunctions, l)?.key === oldFn.key;
+  const isNew = (l: number) => l >= newFn.startLine && l <= newFn.endLine && functionAt(edit.newFunctions, l)?.key === newFn.key;
+  const map = (l: number) => {
+    for (const owner of clauseOwnersAt(oldBody, l, elsesChange)) ranges.push([line(owner), line(owner)]);
+    if (l === oldClose) {
+      // The body's closing line: the tests that reached the end of the function.
+      ranges.push([l, l]);
+      return;
+    }
+    const st = statementAt(oldBody, l);
+    if (!st) whole = true;
+    else if (COMPOUND.has(st.type)) ranges.push([line(st), line(st)]);
+    else ranges.push([line(st), endLine(st)]);
+  };
+  for (const h of edit.hunks) {
+    const olds: number[] = [];
+    for (let l = h.oldStart; l < h.oldStart + h.oldLines; l++) if (isOld(l)) olds.push(l);
+    let added = 0;
+    for (let l = h.newStart; l < h.newStart + h.newLines; l++)
+      if (isNew(l)) {
+        if (l <= newOpen || l >= newClose) return undefined;
+        added++;
+      }
+    if (olds.length === 0 && added === 0) continue;
+    if (olds.some((l) => l <= oldOpen || l >= oldClose)) return undefined;
+    if (olds.length === 0) {
+      // Lines of another scope replaced by lines of this function: guard does not follow that.
+      if (h.oldLines > 0) return undefined;
+      // A pure insertion after line `before`: it touches its neighbours (the first statement, at the top).
+      const before = h.oldStart - 1;
+      if (before < oldOpen) return undefined;
+      const mapped = ranges.length;
+      if (before > oldOpen && isOld(before)) map(before);
+      if (isOld(before + 1)) map(before + 1);
+      if (ranges.length === mapped) return undefined;
+    } else for (const l of olds) map(l);
+    if (whole) return undefined;
+  }
+  if (ranges.length === 0) return [];
+  return ranges.map(([s, e]) => [s - oldFn.startLine, e - oldFn.startLine] as Range).sort((a, b) => a[0] - b[0]);
+}
