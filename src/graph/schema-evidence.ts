@@ -15,9 +15,11 @@
  *   Test += {duration_ms, last_outcome, evidence_sha, evidence_run}
  *   Function(<module>) += {import_lines, import_verified_sha}   lines run at import time (module level,
  *       class bodies), credited to no single test: an edit there selects the tests of the importing files
- *   Function += {import_time, import_time_sha, import_time_run}   its body ran at import time, outside every
- *       test (a decorator applied at definition, module-level registration, __init_subclass__); a full
- *       recording replaces these marks per language, a --changed one only adds them
+ *   Function += {import_time, import_time_sha, import_time_run, import_time_files}   its body ran at import
+ *       time, outside every test (a decorator applied at definition, module-level registration,
+ *       __init_subclass__); import_time_files: the test files whose own imports ran it, where each imports
+ *       the project afresh (jest, node:test), else absent; a full recording replaces these marks per
+ *       language, a --changed one only adds them
  *   (:Run {id, timestamp, commit_sha, duration_ms, total, passed, failed, source: "evidence"})
  *   (:EvidenceMeta {id: "coverage", sha, recorded_at, tests, edges, frameworks})   the last recording
  */

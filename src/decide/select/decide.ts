@@ -223,9 +223,14 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       if (info.importTime) {
         // Its body ran at import, outside every test: its edges name only the tests that called it again.
         hit(OVERRIDES.importTime, `${fn.id}: ${OVERRIDES.importTime.summary}`, { file: fn.file, function: fn.id });
-        if (!widenFiles.has(info.file)) widenFiles.set(info.file, OVERRIDES.importTime.code);
         importTimeChanged.push({ id: fn.id, file: info.file, qualname: info.qualname });
-        namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
+        if (info.importTimeFiles) {
+          // Only the test files whose own imports ran it saw what it did there (each imports the project afresh).
+          for (const file of info.importTimeFiles) for (const t of testsInFile(file)) choose(t, { code: OVERRIDES.importTime.code, function: fn.id, file });
+        } else {
+          if (!widenFiles.has(info.file)) widenFiles.set(info.file, OVERRIDES.importTime.code);
+          namesByLanguageFile.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.importTime.code });
+        }
       }
       const lowConfidence = Math.max(...edges.map((e) => e.confidence)) < 0.5;
       // Dynamic dispatch widens where its rule says the evidence cannot see what it runs, or where the evidence is weak.
@@ -302,7 +307,8 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       if (!info?.importTime) continue;
       hit(OVERRIDES.collectionTimeRead, `${id} reads ${r.name}: ${OVERRIDES.collectionTimeRead.summary}`, { file: info.file, function: id });
       uncertain++;
-      groups.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.collectionTimeRead.code });
+      if (info.importTimeFiles) for (const file of info.importTimeFiles) for (const t of testsInFile(file)) choose(t, { code: OVERRIDES.collectionTimeRead.code, function: id, file });
+      else groups.push({ names: importTimeNames(info.qualname), file: info.file, code: OVERRIDES.collectionTimeRead.code });
     }
     await followNames(groups);
   }

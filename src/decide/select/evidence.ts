@@ -41,6 +41,8 @@ export interface FunctionInfo {
   dispatchRules?: string[];
   /** Its body ran at import time, outside every test (Function.import_time, written by `guard evidence`). */
   importTime?: boolean;
+  /** Where known, the test files whose own imports ran it (Function.import_time_files): only their tests saw it. */
+  importTimeFiles?: string[];
   /** Function.body_hash: the version of its text the graph holds. */
   bodyHash?: string;
 }

@@ -37,6 +37,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     hasDynamicDispatch: r.dyn === true,
     ...(r.dynr ? { dispatchRules: String(r.dynr).split(",").filter(Boolean) } : {}),
     importTime: r.imp === true,
+    ...(r.imp === true && Array.isArray(r.impf) ? { importTimeFiles: r.impf.map(String) } : {}),
     ...(typeof r.hash === "string" ? { bodyHash: r.hash } : {}),
   });
 
@@ -62,7 +63,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     async functions(ids) {
       const out = new Map<string, FunctionInfo>();
       if (ids.length === 0) return out;
-      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.dynamic_dispatch AS dynr, f.import_time AS imp, f.body_hash AS hash", { ids })).rows;
+      const rows = (await q("UNWIND $ids AS i MATCH (f:Function {id: i}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.dynamic_dispatch AS dynr, f.import_time AS imp, f.import_time_files AS impf, f.body_hash AS hash", { ids })).rows;
       for (const r of rows) out.set(String(r.id), fnInfo(r));
       return out;
     },
@@ -84,7 +85,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     },
     async functionsInFiles(files) {
       if (files.length === 0) return [];
-      const rows = (await q("UNWIND $files AS p MATCH (f:Function {file: p}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.import_time AS imp", { files })).rows;
+      const rows = (await q("UNWIND $files AS p MATCH (f:Function {file: p}) RETURN f.id AS id, f.file AS file, f.qualname AS qualname, f.has_dynamic_dispatch AS dyn, f.import_time AS imp, f.import_time_files AS impf", { files })).rows;
       return rows.map(fnInfo);
     },
     async importers(files) {

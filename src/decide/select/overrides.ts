@@ -46,8 +46,9 @@ export const OVERRIDES = {
   importTime: {
     code: "import-time-function",
     effect: "widen",
-    summary: "a changed function runs at import time; the tests of its module, of the functions nested in it and of the code that names it run too",
+    summary: "a changed function runs at import time; the tests of its module, of the functions nested in it and of the code that names it run too (under jest and node:test, which import the project afresh for each test file: the tests of the files whose imports ran it)",
     examples: [
+      "a jest test file that builds its program at module level (`const program = new Command().option(...)`): `option` runs in that file's import; the tests of that file run, not those of every file importing the module",
       "a decorator applied when a module is imported (`@logged def f(): ...`): its body runs at import, its wrapper runs in the tests",
       "a registry filled from module level (`formats = Registry(); formats.register(\"upper\", upper)`): register runs at import",
       "`__init_subclass__` of a base class: it runs when a subclass is defined, at the subclass module's import",

@@ -28,6 +28,11 @@ export interface Attribution {
    * what every importing test sees, not only the tests that called it.
    */
   importTimeFunctions: Set<string>;
+  /**
+   * Of those, the ones that ran only in the imports of test files that each import the project afresh
+   * (Evidence.isolatedImports): id → those test files, whose tests alone saw what import time did.
+   */
+  importTimeIn: Map<string, string[]>;
 }
 
 /** The files whose edges keep their lines: the languages with a line rule (src/decide/select/line-rule.ts). */
@@ -59,16 +64,30 @@ export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): 
   }
   const importTime = new Map<string, number>();
   const importTimeFunctions = new Set<string>();
-  for (const [file, lines] of Object.entries(ev.moduleLevel)) {
+  const importTimeRan = (file: string, lines: readonly number[]): Set<string> | undefined => {
     const fns = functions.get(file);
-    if (!fns) continue;
+    if (!fns) return undefined;
     // Python ranges already start bodies after the `def` header; brace languages need it said.
     const ranges = file.endsWith(".py") ? fns.ranges : declarationLinesAsHeaders(fns.ranges);
-    const m = mapLinesToFunctions(ranges, lines.filter((l) => l > 0));
-    for (const id of m.functions) importTimeFunctions.add(id);
-    importTime.set(fns.moduleId, lines.filter((l) => l > 0).length);
+    return mapLinesToFunctions(ranges, lines.filter((l) => l > 0)).functions;
+  };
+  for (const [file, lines] of Object.entries(ev.moduleLevel)) {
+    const ran = importTimeRan(file, lines);
+    if (!ran) continue;
+    for (const id of ran) importTimeFunctions.add(id);
+    importTime.set(functions.get(file)!.moduleId, lines.filter((l) => l > 0).length);
   }
-  return { byTest, linesByTest, importTime, importTimeFunctions };
+  const importTimeIn = new Map<string, string[]>();
+  const shared = new Set<string>();
+  for (const [key, files] of Object.entries(ev.isolatedImports ?? {}))
+    for (const [file, lines] of Object.entries(files))
+      for (const id of importTimeRan(file, lines) ?? []) {
+        if (key === "*") shared.add(id);
+        else importTimeIn.set(id, [...(importTimeIn.get(id) ?? []), key]);
+      }
+  for (const id of [...importTimeIn.keys()]) if (shared.has(id) || !importTimeFunctions.has(id)) importTimeIn.delete(id);
+  for (const files of importTimeIn.values()) files.sort();
+  return { byTest, linesByTest, importTime, importTimeFunctions, importTimeIn };
 }
 
 const byIdCache = new WeakMap<FileFunctions, Map<string, FileFunctions["ranges"][number]>>();

@@ -26,6 +26,13 @@ export interface Evidence {
   coverage: Record<string, Record<string, number[]>>;
   /** file → lines run at import time (module level, class bodies, decorators), credited to no single test. */
   moduleLevel: Record<string, number[]>;
+  /**
+   * The same lines by the test file whose own import ran them, where each test file imports the project
+   * afresh (jest's module registry per file, a node:test process per file): what import time did there,
+   * only that file's tests saw. `*` holds the lines of recorders that share modules between files.
+   * Absent: no recorder could tell.
+   */
+  isolatedImports?: Record<string, Record<string, number[]>>;
   /** testId → non-code files inside the repository the test opened (data files, templates, fixtures). */
   filesRead: Record<string, string[]>;
   /** testId → granularity; absent means "test". */
@@ -71,6 +78,15 @@ export function mergeEvidence(parts: Evidence[]): Evidence {
     Object.assign(out.granularity, p.granularity);
     out.notes.push(...p.notes);
     if (p.uncollected) out.uncollected = [...(out.uncollected ?? []), ...p.uncollected];
+  }
+  // One part that could tell per test file: the others' import time counts for every file ("*").
+  if (parts.some((p) => p.isolatedImports)) {
+    const iso: Record<string, Record<string, number[]>> = {};
+    for (const p of parts) {
+      const byFile = p.isolatedImports ?? { "*": p.moduleLevel };
+      for (const [key, files] of Object.entries(byFile)) for (const [f, lines] of Object.entries(files)) addLines((iso[key] ??= {}), f, lines);
+    }
+    out.isolatedImports = iso;
   }
   return out;
 }

@@ -136,7 +136,7 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     [...attr.importTime].map(([id, lines]) => ({ id, lines, file: id.slice(0, id.indexOf("::")) })),
   );
 
-  await writeImportTimeFunctions(graph, attr.importTimeFunctions, recordedLanguages(ev), sha, runId, partial);
+  await writeImportTimeFunctions(graph, attr.importTimeFunctions, attr.importTimeIn, recordedLanguages(ev), sha, runId, partial);
 
   const failed = tests.filter((t) => t.outcome === "failed");
   await graph.query(
@@ -212,20 +212,33 @@ export function recordedLanguages(ev: Evidence): Set<string> {
 }
 
 /**
- * Function += {import_time: true, import_time_sha, import_time_run}: its body ran at import time. A full
- * recording imports everything its suites import, so it replaces the marks of the languages it measured
- * (a function that stopped running at import loses its mark); a partial one (`--changed`) imports only
- * what its tests need, so it only adds marks.
+ * Function += {import_time: true, import_time_sha, import_time_run, import_time_files}: its body ran at
+ * import time; import_time_files, when the recording could tell, the test files whose own imports ran it
+ * (Attribution.importTimeIn), null when every importer may see it. A full recording imports everything its
+ * suites import, so it replaces the marks of the languages it measured (a function that stopped running
+ * at import loses its mark); a partial one (`--changed`) imports only what its tests need, so it only adds
+ * marks and files, and a mark that was null stays null.
  */
-async function writeImportTimeFunctions(graph: Graph, ids: ReadonlySet<string>, languages: ReadonlySet<string>, sha: string, runId: string, partial: boolean): Promise<void> {
+async function writeImportTimeFunctions(graph: Graph, ids: ReadonlySet<string>, files: ReadonlyMap<string, string[]>, languages: ReadonlySet<string>, sha: string, runId: string, partial: boolean): Promise<void> {
+  const before = new Map<string, string[] | null>();
+  if (partial) {
+    const { rows } = await graph.roQuery("UNWIND $ids AS i MATCH (f:Function {id: i}) WHERE f.import_time = true RETURN f.id AS id, f.import_time_files AS files", { ids: [...ids] });
+    for (const r of rows) before.set(String(r.id), Array.isArray(r.files) ? r.files.map(String) : null);
+  }
+  const filesOf = (id: string): string[] | null => {
+    const now = files.get(id) ?? null;
+    if (!before.has(id)) return now;
+    const was = before.get(id)!;
+    return was === null || now === null ? null : [...new Set([...was, ...now])].sort();
+  };
   await graph.writeBatch(
     `MERGE (f:Function {id: row.id})
      ON CREATE SET f.file = row.file, f.qualname = row.qualname, f.name = row.qualname
-     SET f.import_time = true, f.import_time_sha = ${JSON.stringify(sha)}, f.import_time_run = ${JSON.stringify(runId)}`,
-    [...ids].map((id) => ({ id, file: id.slice(0, id.indexOf("::")), qualname: id.slice(id.indexOf("::") + 2) })),
+     SET f.import_time = true, f.import_time_sha = ${JSON.stringify(sha)}, f.import_time_run = ${JSON.stringify(runId)}, f.import_time_files = row.files`,
+    [...ids].map((id) => ({ id, file: id.slice(0, id.indexOf("::")), qualname: id.slice(id.indexOf("::") + 2), files: filesOf(id) })),
   );
   if (partial) return;
   const { rows } = await graph.roQuery("MATCH (f:Function) WHERE f.import_time = true AND f.import_time_run <> $run RETURN f.id AS id, f.file AS file", { run: runId });
   const stale = rows.filter((r) => languages.has(languageForPath(String(r.file)) ?? "")).map((r) => ({ id: String(r.id) }));
-  await graph.writeBatch("MATCH (f:Function {id: row.id}) SET f.import_time = NULL, f.import_time_sha = NULL, f.import_time_run = NULL", stale);
+  await graph.writeBatch("MATCH (f:Function {id: row.id}) SET f.import_time = NULL, f.import_time_sha = NULL, f.import_time_run = NULL, f.import_time_files = NULL", stale);
 }

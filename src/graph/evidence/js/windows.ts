@@ -61,13 +61,19 @@ function originalLines(prepared: Prepared, functions: V8Range[][]): Map<string, 
 
 /**
  * Turn the hook's windows into evidence. A window owned by "" (before a file's first test) is import
- * time: module-level evidence. Test ids are `file::describe > name`.
+ * time: module-level evidence, and for jest and node:test (a module registry or a process per test
+ * file) also that file's own, with the end of the suite that ran before it in the process. Test ids
+ * are `file::describe > name`.
  */
 export function windowsToEvidence(root: string, framework: Framework, records: WindowRecord[], sources: Map<string, ScriptSource>): Evidence {
   const ev = emptyEvidence();
   const testId = (file: string, id: string) => `${rel(root, file)}::${id}`;
   const open = new Map<string, { id: string; file: string }>();
   const prepared = new Map<string, Prepared>();
+  const isolated = framework === "jest" || (framework === "node:test" && oneFilePerProcess(records));
+  const iso: Record<string, Record<string, number[]>> = {};
+  /** Per process, the file of the test that ended last: a window between files also holds its suite's end. */
+  const lastFile = new Map<number, string>();
   for (const rec of records) {
     if ("started" in rec) {
       open.set(`${rec.pid}\0${rec.started.file}\0${rec.started.id}`, rec.started);
@@ -75,12 +81,15 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
     }
     if ("result" in rec) {
       open.delete(`${rec.pid}\0${rec.result.file}\0${rec.result.id}`);
+      lastFile.set(rec.pid, rec.result.file);
       const { id, file, outcome, durationMs } = rec.result;
       const name = id.split(" > ").pop() ?? id;
       ev.tests.push({ id: testId(file, id), selector: id, file: rel(root, file), name, framework, outcome, durationMs: Math.round(durationMs * 1000) / 1000 });
       continue;
     }
-    const dst = rec.owner.id === "" ? ev.moduleLevel : (ev.coverage[testId(rec.owner.file, rec.owner.id)] ??= {});
+    const importTime = rec.owner.id === "";
+    const dst = importTime ? ev.moduleLevel : (ev.coverage[testId(rec.owner.file, rec.owner.id)] ??= {});
+    const also = importTime && isolated ? [...new Set([rec.owner.file, lastFile.get(rec.pid) ?? rec.owner.file])].map((f) => (iso[rel(root, f)] ??= {})) : [];
     for (const sc of rec.scripts) {
       const key = `${rec.pid}:${sc.scriptId}`;
       let prep = prepared.get(key);
@@ -90,9 +99,13 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
         prepared.set(key, (prep = prepare(root, script)));
       }
       const mapped = originalLines(prep, sc.functions);
-      for (const [file, lines] of mapped) addLines(dst, file, lines);
+      for (const [file, lines] of mapped) {
+        addLines(dst, file, lines);
+        for (const d of also) addLines(d, file, lines);
+      }
     }
   }
+  if (isolated) ev.isolatedImports = iso;
   // Every test the runner reported has an entry, even one that ran no measured code.
   for (const t of ev.tests) ev.coverage[t.id] ??= {};
   // Tests that started and never ended: their process died. Their files' tests are left without
@@ -103,6 +116,21 @@ export function windowsToEvidence(root: string, framework: Framework, records: W
     ev.notes.push(`${framework}: ${crashed.length} test(s) started and never finished (the test process died): ${crashed.slice(0, 3).map((t) => `${rel(root, t.file)}::${t.id}`).join(", ")}; the tests of ${ev.uncollected.join(", ")} have no evidence and run on every change`);
   }
   return ev;
+}
+
+/**
+ * node:test runs each test file in a process of its own unless told otherwise (`--test-isolation=none`):
+ * then every process's tests come from one file.
+ */
+function oneFilePerProcess(records: readonly WindowRecord[]): boolean {
+  const fileOf = new Map<number, string>();
+  for (const r of records) {
+    const file = "started" in r ? r.started.file : "result" in r ? r.result.file : undefined;
+    if (file === undefined) continue;
+    if ((fileOf.get(r.pid) ?? file) !== file) return false;
+    fileOf.set(r.pid, file);
+  }
+  return true;
 }
 
 /** Read the hook's output folder. */
