@@ -4,11 +4,12 @@ import { afterAll } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { killStrays, trackHome } from "./helpers/strays.ts";
+import { killStrays, removeAtEnd, removeScratch, trackHome } from "./helpers/strays.ts";
 
 if (!process.env.GUARD_TEST_KEEP_HOME) {
   process.env.GUARD_HOME = mkdtempSync(join(tmpdir(), "guard-home-"));
   trackHome(process.env.GUARD_HOME);
+  removeAtEnd(process.env.GUARD_HOME);
 }
 
 if (!process.env.GUARD_TEST_RUN) {
@@ -19,6 +20,7 @@ if (!process.env.GUARD_TEST_RUN) {
   const net = () => {
     const n = killStrays(runId);
     if (n > 0) process.stderr.write(`test/setup.ts: stopped ${n} engine process(es) the tests left running\n`);
+    removeScratch();
   };
   afterAll(net);
   for (const sig of ["SIGINT", "SIGTERM"] as const)

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from "
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Selection } from "../../src/decide/select/selection.ts";
+import { removeAtEnd } from "./strays.ts";
 
 /** Fixed identity and dates so SHAs built by tests are stable. */
 export const GIT_ENV = {
@@ -24,6 +25,7 @@ export function sh(cmd: string[], cwd: string, env: Record<string, string> = {})
 /** A new git repository in a temp dir holding `files`, committed once unless `commit` is false. */
 export function makeRepo(files: Record<string, string> = { "README.md": "fixture\n" }, commit = true): string {
   const dir = mkdtempSync(join(tmpdir(), "guard-repo-"));
+  removeAtEnd(dir);
   sh(["git", "init", "-q", "-b", "main"], dir);
   writeFiles(dir, files);
   if (commit) {

@@ -6,21 +6,35 @@
  * tempHome()), or when one of the run's idle watchdogs watches it; guard's background processes (idle
  * watchdogs, parse workers) carry the run's id in their environment.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { socketPath } from "../../src/graph/engine/paths.ts";
 import { engineMarker } from "../../src/graph/engine/servers.ts";
 
 const homes = new Set<string>();
+const scratch = new Set<string>();
 
 /** Count this GUARD_HOME's servers as the run's (setup.ts does so for the process's own). */
 export const trackHome = (home: string) => void homes.add(home);
 
-/** A new temporary GUARD_HOME whose servers the run stops at its end. */
+/**
+ * Remove this temporary folder when the run ends (setup.ts, after its servers are stopped). A host CLI
+ * unpacks itself into the HOME it is given (copilot: 235 MB under ~/.cache), so a run that left its homes
+ * behind filled the disk after a few runs.
+ */
+export const removeAtEnd = (dir: string) => void scratch.add(dir);
+
+export function removeScratch(): void {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  scratch.clear();
+}
+
+/** A new temporary GUARD_HOME whose servers the run stops, and which it removes, at its end. */
 export function tempHome(tag: string): string {
   const home = mkdtempSync(join(tmpdir(), `guard-home-${tag}-`));
   trackHome(home);
+  removeAtEnd(home);
   return home;
 }
 

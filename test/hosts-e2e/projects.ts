@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
 import { guard, makeRepo } from "../helpers/repo.ts";
+import { removeAtEnd } from "../helpers/strays.ts";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { fake } from "../../src/decide/leak/fake.ts";
 import { tmpdir } from "node:os";
@@ -25,6 +26,7 @@ export function loopback(onPost: (req: Request, url: URL) => Promise<Response>, 
 
 export function newHome(): string {
   const home = mkdtempSync(join(tmpdir(), "guard-host-home-"));
+  removeAtEnd(home);
   mkdirSync(join(home, ".claude"), { recursive: true });
   return home;
 }

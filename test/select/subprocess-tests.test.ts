@@ -25,6 +25,7 @@ describe("jest tests that run the project in a child process (`node bin/cli.js`)
       "test/cli-hooked.test.js::the CLI shouts through a require hook test-without-evidence",
       "test/cli.test.js::the CLI shouts covers-changed-function",
       "test/cli.test.js::the CLI shouts in an environment of its own covers-changed-function",
+      "test/cli.test.js::the CLI shouts with nothing but PATH covers-changed-function",
       "test/greet.test.js::greets covers-changed-function",
     ]);
   }, 60_000);
