@@ -10,7 +10,7 @@ import type { BodyEdit } from "./body-lines.ts";
  * The evidence judges each line by V8's block coverage at its first character after any closers
  * (src/graph/evidence/js/v8-lines.ts). A changed line maps to the statement it belongs to: a simple
  * statement to all its lines (a continuation line may start inside a callback that never ran), a compound
- * one (`if`, loops, `try`, `switch`, a bare block) to its first line, which every run of it reaches, so a
+ * one (`if`, loops, `try`, `switch`, a bare block) to its header lines, which every run of it reaches, so a
  * closing `}` stands for the tests that reached its statement. A line that starts a clause (`case`,
  * `default`, `catch`, `finally`, and `else` when an edit adds or removes one) also maps to its
  * statement's first line: V8 counts a `case` label as part of the case's body, which a test that only
@@ -128,6 +128,18 @@ function statementAt(body: Node, at: number): Node | undefined {
   return best;
 }
 
+/**
+ * The lines of a compound statement's header: from its first line to its block's `{` (a multi-line
+ * condition whole), and a `do … while`'s last line. Every run of the statement runs some of them; through
+ * a source map not every one of them is judged (esbuild's `if (` on a line of its own has no segment).
+ */
+function header(st: Node): Range[] {
+  const block = st.namedChildren.find((c) => c && (c.type === "statement_block" || c.type === "switch_body"));
+  const out: Range[] = [[line(st), block ? line(block) : endLine(st)]];
+  if (st.type === "do_statement") out.push([endLine(st), endLine(st)]);
+  return out;
+}
+
 /** How many `else` clauses the body has: the same number on both sides means none was added or removed. */
 function elseCount(body: Node): number {
   let n = 0;
@@ -186,7 +198,7 @@ export function touchedOffsetsJs(edit: BodyEdit): Range[] | undefined {
   const isOld = (l: number) => l >= oldFn.startLine && l <= oldFn.endLine && functionAt(edit.oldFunctions, l)?.key === oldFn.key;
   const isNew = (l: number) => l >= newFn.startLine && l <= newFn.endLine && functionAt(edit.newFunctions, l)?.key === newFn.key;
   const map = (l: number) => {
-    for (const owner of clauseOwnersAt(oldBody, l, elsesChange)) ranges.push([line(owner), line(owner)]);
+    for (const owner of clauseOwnersAt(oldBody, l, elsesChange)) ranges.push(...header(owner));
     if (l === oldClose) {
       // The body's closing line: the tests that reached the end of the function.
       ranges.push([l, l]);
@@ -194,7 +206,7 @@ export function touchedOffsetsJs(edit: BodyEdit): Range[] | undefined {
     }
     const st = statementAt(oldBody, l);
     if (!st) whole = true;
-    else if (COMPOUND.has(st.type)) ranges.push([line(st), line(st)]);
+    else if (COMPOUND.has(st.type)) ranges.push(...header(st));
     else ranges.push([line(st), endLine(st)]);
   };
   for (const h of edit.hunks) {

@@ -149,6 +149,14 @@ export const LINE_RULE = {
       selects: ["calls"],
     },
     {
+      summary: "TS: a line of a multi-line condition: the tests that ran any line of the condition (through a source map its `if (` line may not be judged)",
+      path: "pkg/m.ts",
+      before: "export function f(s: string): number {\n  if (\n    s.length < 2 ||\n    s[0] !== '.'\n  ) {\n    return 1;\n  }\n  return 2;\n}\n",
+      after: "export function f(s: string): number {\n  if (\n    s.length < 2 ||\n    s[1] !== '.'\n  ) {\n    return 1;\n  }\n  return 2;\n}\n",
+      ran: { short: [1, 3, 6], long: [1, 3, 4, 8], none: [1] },
+      selects: ["long", "short"],
+    },
+    {
       summary: "JS: removing an `else` runs its code for the tests that took the other branch: the tests that reached the `if`",
       path: "pkg/m.js",
       before: "function f(x) {\n  let y = 0;\n  if (x) {\n    y = 1;\n  } else {\n    y = 2;\n  }\n  return y;\n}\n",
