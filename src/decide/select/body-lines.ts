@@ -200,12 +200,17 @@ function closingAt(body: Node, at: number): Node[] {
   return out;
 }
 
+/** Whether a hunk meets a declaration folded into the function (an overload signature, an `@overload` stub). */
+export function editsFoldedDeclaration(edit: BodyEdit): boolean {
+  const meets = (from: number, count: number, ranges: readonly [number, number][]) => count > 0 && ranges.some(([s, e]) => from <= e && s <= from + count - 1);
+  return edit.hunks.some((h) => meets(h.oldStart, h.oldLines, edit.oldFn.variants) || meets(h.newStart, h.newLines, edit.newFn.variants));
+}
+
 /** Offsets (from the old function's first line) whose tests see the edit; undefined: the whole function. */
 export function touchedOffsets(edit: BodyEdit): Range[] | undefined {
   const { oldFn, newFn } = edit;
   // An edit to a folded declaration (an `@overload` stub) is an edit to the signature.
-  const meets = (from: number, count: number, ranges: readonly [number, number][]) => count > 0 && ranges.some(([s, e]) => from <= e && s <= from + count - 1);
-  if (edit.hunks.some((h) => meets(h.oldStart, h.oldLines, oldFn.variants) || meets(h.newStart, h.newLines, newFn.variants))) return undefined;
+  if (editsFoldedDeclaration(edit)) return undefined;
   const oldNode = functionNode(edit.oldTree, oldFn);
   const newNode = functionNode(edit.newTree, newFn);
   const oldBody = oldNode && blockOf(oldNode);

@@ -1,6 +1,6 @@
 import type { Node, Tree } from "web-tree-sitter";
 import { functionAt } from "../../code/extract/keyed.ts";
-import type { BodyEdit } from "./body-lines.ts";
+import { editsFoldedDeclaration, type BodyEdit } from "./body-lines.ts";
 
 /**
  * Which lines of a changed JavaScript or TypeScript function a test must have run to see the change
@@ -178,8 +178,7 @@ function clauseOwnersAt(body: Node, at: number, elses: boolean): Node[] {
 export function touchedOffsetsJs(edit: BodyEdit): Range[] | undefined {
   const { oldFn, newFn } = edit;
   // An edit to a folded declaration (an overload signature) is an edit to the signature.
-  const meets = (from: number, count: number, ranges: readonly [number, number][]) => count > 0 && ranges.some(([s, e]) => from <= e && s <= from + count - 1);
-  if (edit.hunks.some((h) => meets(h.oldStart, h.oldLines, oldFn.variants) || meets(h.newStart, h.newLines, newFn.variants))) return undefined;
+  if (editsFoldedDeclaration(edit)) return undefined;
   const oldNode = functionNode(edit.oldTree, oldFn.startLine, oldFn.endLine);
   const newNode = functionNode(edit.newTree, newFn.startLine, newFn.endLine);
   const oldBody = oldNode?.childForFieldName("body");
