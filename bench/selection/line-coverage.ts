@@ -15,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pluginSource from "../../src/graph/evidence/python/plugin.py" with { type: "text" };
-import { detectPythonEnv } from "../../src/graph/evidence/python/environment.ts";
+import { detectPythonEnv, missingModules } from "../../src/graph/evidence/python/environment.ts";
 import { pytestTestId, underRoot } from "../../src/graph/evidence/python/ids.ts";
 import type { GraphTables } from "./strategies.ts";
 
@@ -35,7 +35,7 @@ export function measure(root: string, python = projectPython(root)): LinesFile {
   const tmp = mkdtempSync(join(tmpdir(), "guard-bench-lines-"));
   writeFileSync(join(tmp, "guard_evidence.py"), pluginSource);
   const out = join(tmp, "out");
-  const r = Bun.spawnSync([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:cov", "-p", "guard_evidence", "--continue-on-collection-errors"], {
+  const r = Bun.spawnSync([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", ...(missingModules(python, ["pytest_cov"], root).length === 0 ? ["--no-cov"] : []), "-p", "guard_evidence", "--continue-on-collection-errors"], {
     cwd: root,
     env: { ...process.env, PYTHONPATH: [tmp, process.env.PYTHONPATH].filter(Boolean).join(":"), COVERAGE_CORE: "ctrace", GUARD_EVIDENCE_ROOT: root, GUARD_EVIDENCE_OUT: out, PYTHONDONTWRITEBYTECODE: "1" },
     stdout: "pipe",

@@ -10,7 +10,8 @@ import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
 import { executedLines, executedOriginal } from "../../src/graph/evidence/js/v8-lines.ts";
 import { parseCoverProfile, parseVerboseResults } from "../../src/graph/evidence/go/profile.ts";
 import { pytestSelector, pytestTestId } from "../../src/graph/evidence/python/ids.ts";
-import { toEvidence } from "../../src/graph/evidence/python/record.ts";
+import { graphOutcome, toEvidence } from "../../src/graph/evidence/python/record.ts";
+import { withSuitePrefix } from "../../src/graph/evidence/python/shards.ts";
 import { resolveTestId, templatesOf } from "../../src/graph/evidence/test-ids.ts";
 
 test("a def line runs with its enclosing scope; the body with the call; one-liners credit the function", () => {
@@ -103,6 +104,17 @@ test("go: cover profile lines with a count, top-level results of -test.v", () =>
   expect([...parseCoverProfile(prof).get("m/a.go")!]).toEqual([3, 4, 5]);
   const results = parseVerboseResults("=== RUN   TestA\n--- PASS: TestA (0.01s)\n    --- FAIL: TestA/sub (0.00s)\n--- SKIP: TestB (0.00s)\n");
   expect([...results]).toEqual([["TestA", { outcome: "passed", durationMs: 10 }], ["TestB", { outcome: "skipped", durationMs: 0 }]]);
+});
+
+test("pytest: what failed in a shard runs again after what the suite runs before it, unless it failed last time too", () => {
+  const order = ["t/a.py::x", "t/a.py::y", "d/u.rst::u.rst", "t/b.py::z[1]", "t/b.py::z[2]"];
+  expect(withSuitePrefix(["d/u.rst::u.rst"], order, new Set())).toEqual(["t/a.py::x", "t/a.py::y", "d/u.rst::u.rst"]);
+  // A known failure (by selector, parameters dropped) is no reason to run the prefix; a new one is.
+  expect(withSuitePrefix(["t/b.py::z[2]"], order, new Set(["t/b.py::z"]))).toEqual(["t/b.py::z[2]"]);
+  expect(withSuitePrefix(["t/a.py::y", "t/b.py::z[2]"], order, new Set(["t/b.py::z"]))).toEqual(["t/a.py::x", "t/a.py::y", "t/b.py::z[2]"]);
+  expect(withSuitePrefix(["d/u.rst::u.rst"], undefined, new Set())).toEqual(["d/u.rst::u.rst"]);
+  // The instances of one graph test: any failure fails it, any pass passes it, skipped only when all were.
+  expect([graphOutcome(["skipped", "passed"]), graphOutcome(["passed", "failed"]), graphOutcome(["skipped", "skipped"])]).toEqual(["passed", "failed", "skipped"]);
 });
 
 test("a coverage core that cannot switch contexts is refused, loudly", () => {

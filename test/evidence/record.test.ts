@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { buildGoFixture } from "../../fixtures/evidence/go/build.ts";
 import { buildJsFixture } from "../../fixtures/evidence/js/build.ts";
 import { buildPythonFixture } from "../../fixtures/evidence/python/build.ts";
-import { writeFiles } from "../../fixtures/evidence/repo.ts";
+import { buildRepo, writeFiles } from "../../fixtures/evidence/repo.ts";
 import { recordJs } from "../../src/graph/evidence/js/record.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { FILE_CONFIDENCE } from "../../src/graph/schema-evidence.ts";
@@ -36,6 +36,19 @@ describe("guard evidence on fixture projects", () => {
     // The shared helper maps to every test that ran it.
     const shared = Object.entries(actual.coveredBy).filter(([, fs]) => fs.includes("pkg/calc.py::shared_helper")).map(([t]) => t);
     expect(shared).toEqual(["tests/test_calc.py::test_add", "tests/test_calc.py::test_fails_on_purpose", "tests/test_calc.py::test_mul"]);
+  });
+
+  test("pytest: a test under a parametrized fixture counts as passed when one instance passed and the other was skipped", async () => {
+    // MarkupSafe's conftest runs every test once per implementation and skips the one that is not built.
+    const dir = tmp("pyskip");
+    buildRepo(dir, {
+      "pkg/__init__.py": "def double(x):\n    return x * 2\n",
+      "tests/conftest.py": `import pytest\n\n\n@pytest.fixture(scope="session", autouse=True, params=["native", pytest.param("fast", marks=pytest.mark.skipif(True, reason="not built"))])\ndef impl(request):\n    return request.param\n`,
+      "tests/test_double.py": "from pkg import double\n\n\ndef test_double():\n    assert double(2) == 4\n\n\ndef test_skipped_everywhere():\n    import pytest\n    pytest.skip('never')\n",
+    });
+    const report = await recordEvidence(dir, { graph: engine.graph() });
+    expect(report.tests).toEqual({ total: 2, passed: 1, failed: 0, skipped: 1 });
+    expect(report.checks.every((c) => c.ok)).toBe(true);
   });
 
   test("pytest under xdist gives the same map", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { detectPythonEnv } from "../../graph/evidence/python/environment.ts";
+import { detectPythonEnv, missingModules } from "../../graph/evidence/python/environment.ts";
 import { parseJunit } from "./junit.ts";
 import { shellQuote, type Runner, type TestResult } from "./types.ts";
 
@@ -28,8 +28,10 @@ export const pytest: Runner = {
   plan(root, tests, tmp) {
     const { python } = detectPythonEnv(root);
     const resultFile = join(tmp, "pytest-junit.xml");
-    const selectors = tests === "all" ? [] : [...new Set(tests.map((t) => t.selector))];
-    const argv = [python, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", `--junitxml=${resultFile}`, "-o", "junit_family=xunit1", ...selectors];
+    const selectors = tests === "all" ? [] : [...new Set(inSuiteOrder(tests).map((t) => t.selector))];
+    // A subset's coverage is not the suite's: pytest-cov's --cov-fail-under would fail a run whose tests all passed.
+    const noCov = tests !== "all" && missingModules(python, ["pytest_cov"], root).length === 0 ? ["--no-cov"] : [];
+    const argv = [python, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", `--junitxml=${resultFile}`, "-o", "junit_family=xunit1", ...noCov, ...selectors];
     return [{ framework: "pytest", argv, cwd: root, env: { PYTHONDONTWRITEBYTECODE: "1" }, display: `python -m pytest ${selectors.slice(0, 3).map(shellQuote).join(" ")}${selectors.length > 3 ? " …" : ""}`.trim(), resultFile, tests: tests === "all" ? undefined : tests }];
   },
   parse(_plan, _output, xml) {
@@ -63,3 +65,13 @@ export const pytest: Runner = {
     return `${python} -m pytest ${ids.join(" ")}`;
   },
 };
+
+/**
+ * The tests in the order the whole suite ran them (pytest runs node ids in the order it is given them). A
+ * test can lean on one that ran before it in the full suite (semver's doctests in docs/ read a session-wide
+ * namespace that an autouse fixture of tests/ fills), so a subset run in another order fails what passes
+ * in the suite. Tests with no recorded place keep their order, after the others.
+ */
+export function inSuiteOrder<T extends { order?: number }>(tests: readonly T[]): T[] {
+  return tests.map((t, i) => ({ t, i })).sort((a, b) => (a.t.order ?? Infinity) - (b.t.order ?? Infinity) || a.i - b.i).map((x) => x.t);
+}

@@ -6,6 +6,8 @@ export interface RunnableTest {
   selector: string;
   /** The runner's own ids where they differ from `id` (template titles, subtests, long ids). */
   runnerIds?: string[];
+  /** Its place in the last full recording's run order, where known. */
+  order?: number;
 }
 
 export type Outcome = "passed" | "failed" | "skipped";

@@ -97,7 +97,7 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const choose = (t: TestInfo, reason: SelectionReason, isNew = false) => {
     let s = chosen.get(t.id);
     if (!s) {
-      s = { id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, ...(t.runnerIds ? { runnerIds: t.runnerIds } : {}), ...(t.durationMs !== undefined ? { durationMs: t.durationMs } : {}), ...(isNew ? { new: true } : {}), reasons: [] };
+      s = { id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, ...(t.runnerIds ? { runnerIds: t.runnerIds } : {}), ...(t.durationMs !== undefined ? { durationMs: t.durationMs } : {}), ...(t.order !== undefined ? { order: t.order } : {}), ...(isNew ? { new: true } : {}), reasons: [] };
       chosen.set(t.id, s);
     }
     if (!s.reasons.some((r) => r.code === reason.code && r.function === reason.function && r.file === reason.file && r.name === reason.name)) s.reasons.push(reason);

@@ -28,6 +28,8 @@ export interface TestInfo {
   /** The last recording gave it no evidence (its file failed to collect, its process died, it ran no measured code): it runs on every change. */
   noEvidence?: boolean;
   durationMs?: number;
+  /** Its place in the last full recording's run order (pytest's collection order), where known. */
+  order?: number;
   start?: number;
   end?: number;
 }

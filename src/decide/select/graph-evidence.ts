@@ -101,7 +101,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
       if (kept) return (testsCache = Promise.resolve(kept));
       // A Test the runner never reported (collected = false, src/graph/evidence/write.ts) is not a test.
       testsCache = q(
-        "MATCH (t:Test) WHERE t.collected IS NULL OR t.collected <> false RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.no_evidence AS noEvidence, t.duration_ms AS ms, t.start AS start, t.end AS end",
+        "MATCH (t:Test) WHERE t.collected IS NULL OR t.collected <> false RETURN t.id AS id, t.file AS file, t.name AS name, t.qualname AS qualname, t.framework AS framework, t.selector AS selector, t.runner_ids AS runnerIds, t.no_evidence AS noEvidence, t.duration_ms AS ms, t.run_order AS ord, t.start AS start, t.end AS end",
       ).then((r) =>
         r.rows.map((row) => ({
           id: String(row.id),
@@ -113,6 +113,7 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
           ...(Array.isArray(row.runnerIds) ? { runnerIds: row.runnerIds.map(String) } : {}),
           ...(row.noEvidence === true ? { noEvidence: true } : {}),
           durationMs: num(row.ms),
+          ...(typeof row.ord === "number" ? { order: row.ord } : {}),
           start: num(row.start),
           end: num(row.end),
         })),

@@ -25,6 +25,8 @@ export interface SelectedTest {
   /** The runner's own ids where they differ from `id` (template titles, subtests, long ids). */
   runnerIds?: string[];
   durationMs?: number;
+  /** Its place in the last full recording's run order: a subset runs in the order the whole suite does. */
+  order?: number;
   /** True for a test the graph does not know yet (new or in a new file). */
   new?: boolean;
   reasons: SelectionReason[];

@@ -9,7 +9,7 @@ import { detectEcosystems, type Ecosystem } from "./detect.ts";
 import { recordGo } from "./go/record.ts";
 import { knownNodeTests } from "./js/known-tests.ts";
 import { recordJs } from "./js/record.ts";
-import { previousPytestDurations } from "./python/durations.ts";
+import { previousPytestDurations, previousPytestFailures } from "./python/durations.ts";
 import { recordPytest } from "./python/record.ts";
 import { evidenceParallelism } from "./pool.ts";
 import { functionsOf } from "./ranges.ts";
@@ -75,7 +75,8 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
         const sel = select?.get("pytest");
         if (select && !sel) continue;
         const durations = parallel > 1 ? await previousPytestDurations(graph) : undefined;
-        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel, parallel, durations }));
+        const failedBefore = parallel > 1 ? await previousPytestFailures(graph) : undefined;
+        parts.push(await recordPytest({ root, install: opts.install, args: opts.pytestArgs, select: sel, parallel, durations, failedBefore }));
       } else if (eco === "js") {
         const sel = select ? [...new Set(["vitest", "node:test", "jest", "bun:test"].flatMap((f) => select!.get(f) ?? []))] : undefined;
         if (sel && sel.length === 0) continue;
@@ -116,7 +117,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     }
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr, (id) => resolved.get(id) ?? id);
-    const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing)];
+    const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing, tests.passed)];
     mark("evidence:checks");
     writeEvidenceHead(root, { head: sha });
     const notes = [...ev.notes];

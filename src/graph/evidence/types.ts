@@ -15,6 +15,8 @@ export interface RecordedTest {
   framework: Framework;
   outcome: Outcome;
   durationMs: number;
+  /** Its place in the runner's order over the whole suite (pytest's collection order), where the runner has one. */
+  order?: number;
 }
 
 /** How precise a test's evidence is: per test (1.0) or per test file, when per-test was impossible (lower). */

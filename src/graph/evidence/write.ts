@@ -52,6 +52,7 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     else {
       prev.runnerIds.add(t.id);
       prev.durationMs += t.durationMs;
+      if (t.order !== undefined && (prev.order === undefined || t.order < prev.order)) prev.order = t.order;
       if (t.outcome === "failed" || (prev.outcome === "skipped" && t.outcome === "passed")) prev.outcome = t.outcome;
     }
   }
@@ -73,8 +74,9 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
     `MERGE (t:Test {id: row.id})
      ON CREATE SET t.file = row.file, t.name = row.name, t.qualname = row.name, t.framework = row.framework, t.selector = row.selector
      SET t.duration_ms = row.duration, t.last_outcome = row.outcome, t.evidence_sha = ${literal(sha)}, t.evidence_run = ${literal(runId)}, t.evidence_granularity = row.granularity,
-         t.runner_ids = row.runnerIds`,
-    tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity, runnerIds: runnerIdsOf(t.runnerIds) })),
+         t.runner_ids = row.runnerIds, t.run_order = coalesce(row.order, t.run_order)`,
+    // A partial recording's order is over the tests it ran, not the suite: the full recording's stays.
+    tests.map((t) => ({ id: t.id, file: t.file, name: t.name, framework: t.framework, selector: t.selector, duration: t.durationMs, outcome: t.outcome, granularity: t.granularity, runnerIds: runnerIdsOf(t.runnerIds), order: partial ? null : (t.order ?? null) })),
   );
 
   if (!partial) await markUncollected(graph, tests, new Set(ev.uncollected ?? []));

@@ -15,3 +15,13 @@ export async function previousPytestDurations(graph: Graph): Promise<Record<stri
     return {};
   }
 }
+
+/** The pytest tests (by selector) that failed in the last recording: failing again, they are no surprise. */
+export async function previousPytestFailures(graph: Graph): Promise<string[]> {
+  try {
+    const { rows } = await graph.roQuery(`MATCH (t:Test) WHERE t.framework = "pytest" AND t.last_outcome = "failed" RETURN t.selector AS selector`);
+    return rows.map((r) => r.selector).filter((s): s is string => typeof s === "string");
+  } catch {
+    return [];
+  }
+}

@@ -27,6 +27,8 @@ export interface PytestOptions {
   parallel?: number;
   /** The previous recording's durations (ms) by selector (node id without parameters): the shares are weighed by them. */
   durations?: Record<string, number>;
+  /** Selectors of the tests that failed in the previous recording. */
+  failedBefore?: string[];
 }
 
 /** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
@@ -55,7 +57,7 @@ function processCount(opts: PytestOptions): number {
 export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
   const env = opts.env ?? detectPythonEnv(dir);
-  ensureTools(env, dir, opts.install ?? false);
+  const { pytestCov } = ensureTools(env, dir, opts.install ?? false);
 
   const work = mkdtempSync(join(tmpdir(), "guard-pytest-"));
   try {
@@ -64,16 +66,16 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
     const out = join(work, "out");
     // A module that fails to collect must not stop the others from running: their evidence is kept.
     const args = [...(opts.args ?? [])];
-    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", "-p", "no:cov", "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
+    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", ...coveragePluginArgs(pytestCov), "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
     const cmd = { root: opts.root, dir, work, argv, select: opts.select ?? [] };
     const count = usesXdist(args) ? 1 : processCount(opts);
     if (count > 1) {
       const durations = join(work, "durations.json");
       writeFileSync(durations, JSON.stringify(opts.durations ?? {}));
-      const sharded = await recordShards(cmd, out, count, durations);
+      const sharded = await recordShards(cmd, out, count, durations, opts.failedBefore ?? []);
       if (sharded.kind === "xdist") return singleRun(sharded.exit, sharded.output);
       if (sharded.kind === "sharded") {
-        const ev = toEvidence(sharded.workers);
+        const ev = toEvidence(sharded.workers, sharded.collected);
         ev.notes.push(...sharded.notes);
         if (sharded.lost.length > 0) ev.uncollected = [...new Set([...(ev.uncollected ?? []), ...sharded.lost.map(pytestFile)])].sort();
         return ev;
@@ -97,17 +99,32 @@ function singleRun(exit: PytestExit, output: PytestOutput): Evidence {
   return ev;
 }
 
-function ensureTools(env: PythonEnv, dir: string, install: boolean): void {
-  let missing = missingModules(env.python, ["pytest", "coverage"], dir);
+/** Checks pytest and coverage are there (installing them when asked); says whether pytest-cov is. */
+function ensureTools(env: PythonEnv, dir: string, install: boolean): { pytestCov: boolean } {
+  const need = ["pytest", "coverage"];
+  let missing = missingModules(env.python, [...need, "pytest_cov"], dir);
+  const pytestCov = !missing.includes("pytest_cov");
+  missing = missing.filter((m) => need.includes(m));
   if (missing.length > 0 && install) {
     Bun.spawnSync([env.python, "-m", "pip", "install", ...missing], { cwd: dir, stdout: "inherit", stderr: "inherit" });
-    missing = missingModules(env.python, ["pytest", "coverage"], dir);
+    missing = missingModules(env.python, need, dir);
   }
   if (missing.length > 0) throw toolMissing(missing.join(" and "), `${env.kind} (${env.python})`, env.addCommand(missing.join(" ")));
+  return { pytestCov };
 }
 
-/** Merge the plugin's per-process files (xdist workers and the controller) into evidence. */
-export function toEvidence(workers: WorkerFile[]): Evidence {
+/**
+ * pytest-cov, where installed, stays loaded, so that a project's addopts naming its options (`--cov=pkg`,
+ * `--cov-report`) still parse, but measures nothing (`--no-cov`): guard's own coverage does the measuring.
+ */
+const coveragePluginArgs = (pytestCov: boolean): string[] => (pytestCov ? ["--no-cov"] : []);
+
+/**
+ * Merge the plugin's per-process files (xdist workers and the controller) into evidence. `collected` is the
+ * suite's node ids in pytest's collection order where the processes wrote it (sharded runs); otherwise the
+ * order the reports came in stands for it.
+ */
+export function toEvidence(workers: WorkerFile[], collected?: Iterable<string>): Evidence {
   const ev = emptyEvidence();
   const cores = new Set(workers.map((w) => w.core));
   for (const core of cores)
@@ -121,6 +138,10 @@ export function toEvidence(workers: WorkerFile[]): Evidence {
 
   const byId = new Map<string, RecordedTest>();
   const phases = new Map<string, Outcome>();
+  /** The pytest items (parametrized instances) each graph test stands for. */
+  const items = new Map<string, Set<string>>();
+  const position = new Map<string, number>();
+  if (collected) for (const nodeid of collected) if (!position.has(nodeid)) position.set(nodeid, position.size);
   for (const w of workers) {
     const prefix = w.rootdir;
     for (const r of w.reports) {
@@ -132,12 +153,14 @@ export function toEvidence(workers: WorkerFile[]): Evidence {
         byId.set(id, t);
       }
       t.durationMs += r.duration * 1000;
-      const prev = phases.get(id);
+      const prev = phases.get(nodeid);
       const outcome: Outcome = r.outcome === "failed" ? "failed" : r.outcome === "skipped" ? "skipped" : "passed";
-      // failed beats everything; a test whose call was skipped (or setup skipped) is skipped.
-      if (outcome === "failed" || prev === "failed") phases.set(id, "failed");
-      else if (outcome === "skipped") phases.set(id, "skipped");
-      else if (!prev) phases.set(id, "passed");
+      // Within one pytest item: failed beats everything; an item whose call (or setup) was skipped is skipped.
+      if (outcome === "failed" || prev === "failed") phases.set(nodeid, "failed");
+      else if (outcome === "skipped") phases.set(nodeid, "skipped");
+      else if (!prev) phases.set(nodeid, "passed");
+      (items.get(id) ?? items.set(id, new Set()).get(id)!).add(nodeid);
+      if (!collected && !position.has(nodeid)) position.set(nodeid, position.size);
     }
     for (const [ctx, files] of Object.entries(w.coverage)) {
       if (ctx === "") {
@@ -159,10 +182,23 @@ export function toEvidence(workers: WorkerFile[]): Evidence {
     ev.notes.push(`pytest could not collect ${collectErrors.length} file(s), so their tests have no evidence and run on every change: ${collectErrors.slice(0, 5).join(", ")}`);
   }
   for (const t of byId.values()) {
-    t.outcome = phases.get(t.id) ?? "passed";
+    const nodeids = [...(items.get(t.id) ?? [])];
+    t.outcome = graphOutcome(nodeids.map((n) => phases.get(n) ?? "passed"));
+    const places = nodeids.map((n) => position.get(n)).filter((n) => n !== undefined);
+    if (places.length > 0) t.order = Math.min(...places);
     t.durationMs = Math.round(t.durationMs * 1000) / 1000;
     ev.tests.push(t);
   }
   ev.tests.sort((a, b) => a.id.localeCompare(b.id));
   return ev;
+}
+
+/**
+ * One graph test's outcome from its pytest items' (the instances of a parametrized test, or of a test under
+ * a parametrized fixture): failed when any failed, passed when any passed, skipped only when all were.
+ */
+export function graphOutcome(outcomes: readonly Outcome[]): Outcome {
+  if (outcomes.includes("failed")) return "failed";
+  if (outcomes.length === 0 || outcomes.includes("passed")) return "passed";
+  return "skipped";
 }

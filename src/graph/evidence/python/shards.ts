@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { note } from "../../../state/timings.ts";
-import { pytestFile, underRoot } from "./ids.ts";
+import { pytestFile, pytestSelector, underRoot } from "./ids.ts";
 import { normalExit, readPytestOutput, runPytest, type PytestCommand, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
 
 /** What several pytest processes recorded, merged into one set of worker files. */
 export type ShardedRun =
-  | { kind: "sharded"; workers: WorkerFile[]; notes: string[]; lost: string[] }
+  /** `collected`: every node id in pytest's collection order, where a process wrote its list. */
+  | { kind: "sharded"; workers: WorkerFile[]; notes: string[]; lost: string[]; collected?: string[] }
   /** The project runs xdist itself: guard's first process ran the whole suite that way, the others nothing. */
   | { kind: "xdist"; exit: PytestExit; output: PytestOutput }
   /** No process said what it collected and something went wrong: nothing tells which tests are missing. */
@@ -20,7 +21,7 @@ const keyOf = (w: WorkerFile, id: string) => underRoot(w.rootdir, id);
  * that is not safe to run in parallel then ends as under the plain runner) and every test no shard
  * reported (a shard that died, an evidence file cut short); its evidence replaces theirs.
  */
-export async function recordShards(cmd: PytestCommand, out: string, count: number, durations: string): Promise<ShardedRun> {
+export async function recordShards(cmd: PytestCommand, out: string, count: number, durations: string, failedBefore: readonly string[] = []): Promise<ShardedRun> {
   const shards = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const dir = join(out, `shard-${i + 1}`);
@@ -52,10 +53,12 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
     const what = !normalExit(s.exit.code) ? s.exit.end : s.output.files === 0 ? "wrote no evidence" : `left ${s.output.damaged.length} damaged evidence file(s)`;
     notes.push(`pytest process ${i + 1} of ${count} ${what}: the tests it did not report ran again in one process`);
   }
-  if (again.length === 0) return { kind: "sharded", workers, notes, lost: [] };
+  const order = collected.size > 0 ? [...collected] : undefined;
+  if (again.length === 0) return { kind: "sharded", workers, notes, lost: [], collected: order };
 
+  const keys = withSuitePrefix(again, order, new Set(failedBefore));
   const started = performance.now();
-  const rerun = await runAgain(cmd, out, again);
+  const rerun = await runAgain(cmd, out, keys);
   note("pytestRunAgainMs", Math.round(performance.now() - started));
   const replaced = new Set<string>();
   const failing = new Set<string>();
@@ -64,11 +67,28 @@ export async function recordShards(cmd: PytestCommand, out: string, count: numbe
       replaced.add(keyOf(w, r.id));
       if (r.outcome === "failed") failing.add(keyOf(w, r.id));
     }
-  notes.push(`pytest: ${again.length} test(s) that failed in a shard or that no shard reported ran again in one process; ${failing.size} failed there too`);
+  const before = keys.length - again.length;
+  notes.push(`pytest: ${again.length} test(s) that failed in a shard or that no shard reported ran again in one process${before > 0 ? ` after the ${before} the suite runs before them` : ""}; ${[...failing].filter((k) => again.includes(k)).length} failed there too`);
   const lost = again.filter((k) => !replaced.has(k) && !ran.has(k));
   if (lost.length > 0) notes.push(`pytest: ${lost.length} test(s) were reported by no process (the run again ${rerun.exit.end}), so they have no evidence: ${lost.slice(0, 3).join(", ")}`);
   else if (!normalExit(rerun.exit.code)) notes.push(`pytest's run again in one process ${rerun.exit.end}: the tests it did not report keep what their shard recorded`);
-  return { kind: "sharded", workers: [...workers.map((w) => without(w, replaced)), ...rerun.workers], notes, lost };
+  return { kind: "sharded", workers: [...workers.map((w) => without(w, replaced)), ...rerun.workers], notes, lost, collected: order };
+}
+
+/**
+ * What runs again: the tests in `again`, in the suite's order, after every test the suite runs before the
+ * last of them. A test can lean on tests that ran earlier in the same session (semver's doctests read a
+ * namespace an autouse fixture of another folder fills), so run alone, or in a shard without them, it fails
+ * where the suite passes. Tests that failed in the last recording too are no surprise and run alone, as
+ * do all when the collection order is unknown.
+ */
+export function withSuitePrefix(again: readonly string[], order: readonly string[] | undefined, failedBefore: ReadonlySet<string>): string[] {
+  if (!order) return [...again];
+  const wanted = new Set(again);
+  const last = order.findLastIndex((k) => wanted.has(k) && !failedBefore.has(pytestSelector(k)));
+  if (last < 0) return [...again];
+  const placed = new Set(order);
+  return [...order.filter((k, i) => i <= last || wanted.has(k)), ...again.filter((k) => !placed.has(k))];
 }
 
 /**
