@@ -1,5 +1,5 @@
 /**
- * The real-project corpus: 19 projects guard was never tuned on (5 PyPI sdists, 5 npm tarballs with node:test
+ * The real-project corpus: 21 projects guard was never tuned on (7 PyPI sdists, 5 npm tarballs with node:test
  * suites, 4 JS/TS packages with vitest or jest suites from their public repositories at the tag of the
  * published version, their test dependencies from npm, and 5 Go modules), pinned, brought in through their
  * registries' own clients. Shared by bench/corpus.ts (init,
@@ -184,6 +184,8 @@ export const CORPUS: CorpusProject[] = [
   pypi("idna", "3.10", "unittest classes, large data tables", { file: "idna/core.py", anchor: "    return intranges_contain(ord(cp), idnadata.scripts[script])" }, ["idna/*.py", ":!idna/idnadata.py", ":!idna/uts46data.py"], "tests/test_intranges.py"),
   pypi("pyflakes", "3.2.0", "unittest classes inside the package, many small cases", { file: "pyflakes/api.py", anchor: "    return len(w.messages)" }, ["pyflakes/*.py", ":!pyflakes/test/**"], "pyflakes/test/test_api.py"),
   pypi("six", "1.16.0", "one flat module and one test file", { file: "six.py", anchor: "    return func" }, ["six.py"], "test_six.py"),
+  pypi("cachetools", "5.5.0", "unittest classes built from mixins, src/ layout", { file: "src/cachetools/keys.py", anchor: "        return _HashedTuple(add(self, other))" }, ["src/cachetools/*.py"], "tests/test_keys.py"),
+  pypi("MarkupSafe", "3.0.2", "pytest, a session fixture parametrized over two implementations in conftest, src/ layout, a C extension left unbuilt", { file: "src/markupsafe/__init__.py", anchor: "            return self.__class__(super().__add__(self.escape(value)))" }, ["src/markupsafe/*.py"], "tests/test_escape.py"),
   npm("@fastify/error", "4.3.0", "node:test, CommonJS", { file: "index.js", anchor: "  return `${this.name} [${this.code}]: ${this.message}`" }, "test/index.test.js"),
   npm("@fastify/merge-json-schemas", "0.2.2", "node:test, 40 test files", { file: "index.js", anchor: "    return additionalItems" }, "test/const.test.js"),
   npm("fast-content-type-parse", "4.0.1", "node:test, one file", { file: "index.js", anchor: "  return value + header.slice(start, end)" }, "test/index.test.js"),
