@@ -4,8 +4,9 @@
  * scored the same way. The runs are bench/selection/run.ts's, one project at a time (`corpus-<name>`);
  * this script starts them and renders bench/results/corpus-mutants.md from their results.
  *
- *   nice -n 19 bun bench/corpus-mutants.ts run [name…]   the selection bench on each (default: all 19)
+ *   nice -n 19 bun bench/corpus-mutants.ts run [name…]   the selection bench on each (default: all)
  *   bun bench/corpus-mutants.ts report                   → bench/results/corpus-mutants.md
+ *   bun bench/corpus-mutants.ts row name…                one project's row, printed
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, hostname } from "node:os";
@@ -259,7 +260,9 @@ function report(): void {
 const [cmd, ...names] = process.argv.slice(2);
 if (cmd === "run") runAll(names);
 else if (cmd === "report") report();
+// One project's table row from its results, printed, the file left alone (to add a row run on its own).
+else if (cmd === "row") for (const p of CORPUS.filter((c) => names.includes(c.name))) console.log(line(load(p)));
 else {
-  console.error("usage: bun bench/corpus-mutants.ts run [name…] | report");
+  console.error("usage: bun bench/corpus-mutants.ts run [name…] | report | row name…");
   process.exit(64);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FILE_CLASS_RULES, matchingRule } from "../../src/decide/select/file-classes.ts";
+import { holdsTest } from "../../src/decide/select/decide.ts";
 import { OVERRIDES } from "../../src/decide/select/overrides.ts";
 import { sliceFile } from "../../src/decide/select/slice.ts";
 import { edgeFreshness, levelFor, trustScore } from "../../src/decide/select/trust.ts";
@@ -16,6 +17,15 @@ describe("file classes: every rule's examples", () => {
 test("override codes are unique", () => {
   const codes = Object.values(OVERRIDES).map((o) => o.code);
   expect(new Set(codes).size).toBe(codes.length);
+});
+
+test("doctest-in-changed-code: a doctest lives in the function or class it is named after, and in nothing else", () => {
+  expect(holdsTest("verlib.bump", "bump")).toBe(true);
+  expect(holdsTest("semver.version.Version.bump_major", "Version.bump_major")).toBe(true);
+  expect(holdsTest("pkg.mod.outer.inner", "outer#2")).toBe(true);
+  expect(holdsTest("semver.version.Version.bump_major", "bump_minor")).toBe(false);
+  expect(holdsTest("semver.version.Version.bump_major_x", "Version.bump_major")).toBe(false);
+  expect(holdsTest("pkg.mod.rebump", "bump")).toBe(false);
 });
 
 describe("trust", () => {

@@ -34,13 +34,11 @@ export const pytest: Runner = {
     const argv = [python, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", `--junitxml=${resultFile}`, "-o", "junit_family=xunit1", ...noCov, ...selectors];
     return [{ framework: "pytest", argv, cwd: root, env: { PYTHONDONTWRITEBYTECODE: "1" }, display: `python -m pytest ${selectors.slice(0, 3).map(shellQuote).join(" ")}${selectors.length > 3 ? " …" : ""}`.trim(), resultFile, tests: tests === "all" ? undefined : tests }];
   },
-  parse(_plan, _output, xml) {
+  parse(plan, _output, xml) {
     if (!xml) return [];
     const byId = new Map<string, TestResult>();
     for (const c of parseJunit(xml)) {
-      const file = c.file ?? `${c.classname.split(".").join("/")}.py`;
-      const moduleDotted = file.replace(/\.py$/, "").split("/").join(".");
-      const cls = c.classname.startsWith(moduleDotted) ? c.classname.slice(moduleDotted.length).replace(/^\./, "") : "";
+      const { file, cls } = testPlace(plan.cwd, c.file, c.classname);
       const bare = c.name.replace(/\[.*$/s, "");
       const id = `${file}::${cls ? `${cls}.` : ""}${bare}`;
       const prev = byId.get(id);
@@ -74,4 +72,21 @@ export const pytest: Runner = {
  */
 export function inSuiteOrder<T extends { order?: number }>(tests: readonly T[]): T[] {
   return tests.map((t, i) => ({ t, i })).sort((a, b) => (a.t.order ?? Infinity) - (b.t.order ?? Infinity) || a.i - b.i).map((x) => x.t);
+}
+
+/**
+ * The test file and class of a JUnit case. xunit1's `file` is where the test function is written: for a
+ * test a class inherits from a mixin in another module (cachetools' `tests/__init__.py::CacheTestMixin`,
+ * run as `tests/test_lfu.py::LFUCacheTest`), that is the mixin's file, and only `classname`
+ * (`tests.test_lfu.LFUCacheTest`) names the module the test is collected from.
+ */
+export function testPlace(root: string, file: string | undefined, classname: string): { file: string; cls: string } {
+  const dotted = (f: string) => f.replace(/\.py$/, "").split("/").join(".");
+  if (file && (classname === dotted(file) || classname.startsWith(`${dotted(file)}.`))) return { file, cls: classname.slice(dotted(file).length).replace(/^\./, "") };
+  const parts = classname.split(".");
+  for (let i = parts.length - 1; i >= 1; i--) {
+    const candidate = `${parts.slice(0, i).join("/")}.py`;
+    if (existsSync(join(root, candidate))) return { file: candidate, cls: parts.slice(i).join(".") };
+  }
+  return { file: file ?? `${parts.join("/")}.py`, cls: "" };
 }

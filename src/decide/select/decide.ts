@@ -201,6 +201,13 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       hit(OVERRIDES.fileRead, `${path}: ${wholeFileReaders.length} test(s) read it`, { file: path });
       for (const id of wholeFileReaders) chooseId(id, { code: OVERRIDES.fileRead.code, file: path });
     }
+    // Tests collected from the source file itself (pytest's doctests, `pkg/mod.py::pkg.mod.Class.method`)
+    // live in docstrings no test runs a line of: a change to what holds one runs it; a module-level change, all.
+    const held = testsInFile(path).filter((t) => f.moduleChanges.length > 0 || f.functions.some((fn) => holdsTest(t.qualname || t.name, fn.qualname)));
+    if (held.length > 0) {
+      hit(OVERRIDES.sourceTest, `${path}: ${held.length} test(s) collected from the changed code`, { file: path });
+      for (const t of held) choose(t, { code: OVERRIDES.sourceTest.code, file: path });
+    }
     for (const fn of f.functions) {
       if (fn.change === "added") {
         // A new function can shadow or override a name that exists (a method on a subclass, a module
@@ -409,6 +416,12 @@ export function tooCommonMessage(file: string, names: readonly string[]): string
   const list = names.map((n) => `\`${n}\``).join(", ");
   const rest = OVERRIDES.namesTooCommon.summary.replace(/^a changed name is /, "");
   return `${file}: the changed ${names.length === 1 ? `name ${list} is` : `names ${list} are`} ${rest}`;
+}
+
+/** A doctest named `pkg.mod.Class.method` lives in `Class.method` (and in `Class`'s nested code, for a class). */
+export function holdsTest(testName: string, qualname: string): boolean {
+  const q = qualname.replace(/#\d+/g, "");
+  return testName === q || testName.endsWith(`.${q}`) || testName.includes(`.${q}.`);
 }
 
 /**

@@ -74,6 +74,15 @@ export const OVERRIDES = {
   namesTooCommon: { code: "names-too-common", effect: "widen", summary: "a changed name is used too widely to follow; its module's tests run too" },
   fileRead: { code: "evidence-file-read", effect: "add", summary: "evidence says these tests read the changed file" },
   changedTest: { code: "changed-test", effect: "add", summary: "a changed test always runs" },
+  sourceTest: {
+    code: "doctest-in-changed-code",
+    effect: "add",
+    summary: "a test the runner collects from a source file (a doctest) lives in the code that changed, where no coverage sees it, so it runs",
+    examples: [
+      "the expected output under `>>> bump('1.2.3')` in `bump`'s docstring (pytest --doctest-modules: `src/verlib/__init__.py::verlib.bump`): that doctest, though no test runs a docstring's lines",
+      "a module-level line of a file holding doctests: every doctest of the file",
+    ],
+  },
   newTest: { code: "new-test", effect: "add", summary: "a new test always runs" },
   testFile: { code: "test-file-changed", effect: "add", summary: "code outside the tests of a test file changed; every test of that file runs" },
   testWithoutEvidence: { code: "test-without-evidence", effect: "add", summary: "these tests have no evidence (their file failed to collect, their process died, or they ran no measured code in the test process), so they run on every change" },
