@@ -44,8 +44,9 @@ if [[ $dev == 1 ]]; then
     for tool in zip unzip curl; do command -v $tool >/dev/null || need+=($tool); done
     if (( ${#need[@]} )); then
       say "apt: ${need[*]}"
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+      # A fresh machine may still run its own apt at boot: wait for its lock rather than fail.
+      apt-get -o DPkg::Lock::Timeout=600 update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need[@]}" >/dev/null
     fi
   fi
   if ! python3 -c "import xdist" 2>/dev/null; then

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { GuardError } from "../../kernel/errors.ts";
 import { EXIT } from "../../kernel/exit-codes.ts";
 import { appendEvent } from "../../state/events.ts";
@@ -84,6 +84,7 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
     writeManifest(root, m);
     const back: TrashItem[] = [];
     const remains = new Set<TrashItem>();
+    const spare: string[] = [];
     for (const [i, it] of m.items.entries()) {
       const w = where[i];
       if (w === "in-trash" || w === "in-trash-conflict" || w === "half-removed") {
@@ -96,9 +97,15 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
         result.alreadyInPlace.push(it.original);
         // A complete copy left beside an intact original (a crash between copy and record) is garbage.
         const stored = join(txDir(root, txid), it.stored);
-        if (lstatSync(stored, { throwIfNoEntry: false })) removeTree(stored);
+        if (lstatSync(stored, { throwIfNoEntry: false })) spare.push(stored);
       } else if (w === "gone" && (it.state === "moved" || it.state === "copied" || it.state === "kept")) result.lost.push(it.original);
       // A pending item found nowhere was never taken by this transaction (someone moved it since).
+    }
+    // Recorded as back in place before their trash copies go: a restore cut off while it removed one would
+    // otherwise find a half-removed copy unlike the original and take the original for a newcomer.
+    if (spare.length) {
+      writeManifest(root, m);
+      for (const p of spare) removeSpare(p, txid);
     }
     placeBack(root, m, back, remains);
     result.restored = back.map((it) => it.original);
@@ -109,5 +116,14 @@ export function restore(root: string, txid: string, opts: { force?: boolean } = 
     return result;
   } finally {
     unlock();
+  }
+}
+
+function removeSpare(stored: string, txid: string): void {
+  try {
+    removeTree(stored);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    throw new GuardError(`could not remove the trash copy of ${basename(stored)}`, `${why}; the item itself is back in place`, `run \`guard trash restore ${txid}\` again`, EXIT.ERROR, "E_TRASH_REMOVE");
   }
 }
