@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { CoverEdge } from "../../src/decide/select/evidence.ts";
-import { edgesMeetingLines, LINE_RULE, type LineRuleExample } from "../../src/decide/select/line-rule.ts";
+import { buildSentinel, edgesMeetingLines, LINE_RULE, type LineRuleExample } from "../../src/decide/select/line-rule.ts";
 import { sliceFile } from "../../src/decide/select/slice.ts";
 import { decodeLines, encodeLines } from "../../src/graph/evidence/line-sets.ts";
 
@@ -13,7 +13,9 @@ async function selects(ex: LineRuleExample): Promise<string[]> {
   const fn = s.functions.find((f) => f.id === `${path}::f`);
   expect(fn?.change).toBe("modified");
   const edges: CoverEdge[] = Object.entries(ex.ran).map(([test, lines]) => ({ test, source: "coverage", confidence: 1, evidenceCount: 1, lines: encodeLines(lines.map((l) => l - fn!.startLine)), linesHash: "h" }));
-  return edgesMeetingLines(edges, fn!.bodyOffsets, "h").map((e) => e.test).sort();
+  const met = edgesMeetingLines(edges, fn!.bodyOffsets, "h");
+  const sentinel = buildSentinel(path, edges, met, () => undefined);
+  return [...met, ...(sentinel ? [sentinel] : [])].map((e) => e.test).sort();
 }
 
 describe(`${LINE_RULE.code}: every example`, () => {

@@ -1,7 +1,7 @@
 import { dispatchWidens } from "../../code/dynamic-dispatch/rules.ts";
 import { languageForPath } from "../../code/parser.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
-import { edgesMeetingLines } from "./line-rule.ts";
+import { BUILD_RULE, buildSentinel, edgesMeetingLines } from "./line-rule.ts";
 import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";
 import { findReferences, type ReferenceResult } from "./references.ts";
 import type { FileSummary, OverrideHit, Selection, SelectedTest, SelectionReason } from "./selection.ts";
@@ -251,8 +251,10 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
       }
       for (const e of edges) freshness.push(e.lastVerifiedSha ? edgeFreshness(ctx.commitsBehind(e.lastVerifiedSha)) : 0);
       // An edit inside the body: the tests whose recorded lines meet it (line-rule.ts); the other rules still apply.
-      for (const e of edgesMeetingLines(edges, fn.bodyOffsets, info.bodyHash))
-        chooseId(e.test, { code: e.source === "miss_repair" ? "miss-repair" : "covers-changed-function", function: fn.id, edge: edgeOf(e) });
+      const met = edgesMeetingLines(edges, fn.bodyOffsets, info.bodyHash);
+      for (const e of met) chooseId(e.test, { code: e.source === "miss_repair" ? "miss-repair" : "covers-changed-function", function: fn.id, edge: edgeOf(e) });
+      const sentinel = buildSentinel(fn.file, edges, met, (id) => byId.get(id)?.durationMs);
+      if (sentinel) chooseId(sentinel.test, { code: BUILD_RULE.code, function: fn.id, edge: edgeOf(sentinel) });
     }
     for (const m of f.moduleChanges) {
       units++;

@@ -1,6 +1,6 @@
-import type { Node, Tree } from "web-tree-sitter";
-import { functionAt } from "../../code/extract/keyed.ts";
-import { editsFoldedDeclaration, type BodyEdit } from "./body-lines.ts";
+import type { Node } from "web-tree-sitter";
+import type { BodyEdit } from "./body-lines.ts";
+import { endLine, line, ownersAt, touchedOffsetsBraces, type BraceSyntax, type Range } from "./brace-body-lines.ts";
 
 /**
  * Which lines of a changed JavaScript or TypeScript function a test must have run to see the change
@@ -17,11 +17,6 @@ import { editsFoldedDeclaration, type BodyEdit } from "./body-lines.ts";
  * compared against it never entered, and removing an `else` runs its code for the tests that took the
  * other branch. An insertion touches the lines around it.
  */
-
-type Range = [number, number];
-
-const line = (n: Node) => n.startPosition.row + 1;
-const endLine = (n: Node) => n.endPosition.row + 1;
 
 const FUNCTION_TYPES = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
 const COMPOUND = new Set(["if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement", "try_statement", "switch_statement", "labeled_statement", "with_statement", "statement_block"]);
@@ -44,18 +39,6 @@ const SIMPLE = new Set([
   "enum_declaration",
 ]);
 const CLAUSES: Record<string, string> = { else_clause: "if_statement", catch_clause: "try_statement", finally_clause: "try_statement", switch_case: "switch_statement", switch_default: "switch_statement" };
-
-/** The function node of `fn`: the function-like node spanning exactly its lines. */
-function functionNode(tree: Tree, startLine: number, endLineOf: number): Node | undefined {
-  const stack: Node[] = [tree.rootNode];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (line(n) > endLineOf || endLine(n) < startLine) continue;
-    if (FUNCTION_TYPES.has(n.type) && line(n) === startLine && endLine(n) === endLineOf) return n;
-    for (const c of n.namedChildren) if (c) stack.push(c);
-  }
-  return undefined;
-}
 
 const isStatement = (n: Node) => SIMPLE.has(n.type) || (COMPOUND.has(n.type) && (n.type !== "statement_block" || n.parent?.type === "statement_block"));
 
@@ -114,20 +97,6 @@ function scopeFacts(body: Node): string {
   return facts.sort().join("\n");
 }
 
-/** The innermost statement of `body` holding line `at`, or undefined on a line between its statements. */
-function statementAt(body: Node, at: number): Node | undefined {
-  let best: Node | undefined;
-  const walk = (n: Node) => {
-    for (const c of n.namedChildren) {
-      if (!c || at < line(c) || at > endLine(c)) continue;
-      if (isStatement(c)) best = c;
-      walk(c);
-    }
-  };
-  walk(body);
-  return best;
-}
-
 /**
  * The lines of a compound statement's header: from its first line to its block's `{` (a multi-line
  * condition whole), and a `do … while`'s last line. Every run of the statement runs some of them; through
@@ -157,81 +126,27 @@ function elseCount(body: Node): number {
  * test of an `else if`) runs for the tests V8 counted in the `else`, which are the line's own.
  */
 function clauseOwnersAt(body: Node, at: number, elses: boolean): Node[] {
-  const out: Node[] = [];
-  const walk = (n: Node) => {
-    for (const c of n.namedChildren) {
-      if (!c || at < line(c) || at > endLine(c)) continue;
-      const owner = CLAUSES[c.type];
-      if (owner && line(c) === at && (elses || c.type !== "else_clause")) {
-        let p = c.parent;
-        while (p && p.type !== owner) p = p.parent;
-        if (p) out.push(p);
-      }
-      walk(c);
-    }
-  };
-  walk(body);
-  return out;
+  return ownersAt(body, at, (c) => {
+    const owner = CLAUSES[c.type];
+    if (!owner || line(c) !== at || (!elses && c.type === "else_clause")) return undefined;
+    let p = c.parent;
+    while (p && p.type !== owner) p = p.parent;
+    return p;
+  });
 }
+
+const JS: BraceSyntax = {
+  functions: FUNCTION_TYPES,
+  block: "statement_block",
+  isStatement,
+  isCompound: (n) => COMPOUND.has(n.type),
+  header,
+  scopeFacts,
+  clauseOwners: (oldBody, newBody) => {
+    const elsesChange = elseCount(oldBody) !== elseCount(newBody);
+    return (at) => clauseOwnersAt(oldBody, at, elsesChange);
+  },
+};
 
 /** Offsets (from the old function's first line) whose tests see the edit; undefined: the whole function. */
-export function touchedOffsetsJs(edit: BodyEdit): Range[] | undefined {
-  const { oldFn, newFn } = edit;
-  // An edit to a folded declaration (an overload signature) is an edit to the signature.
-  if (editsFoldedDeclaration(edit)) return undefined;
-  const oldNode = functionNode(edit.oldTree, oldFn.startLine, oldFn.endLine);
-  const newNode = functionNode(edit.newTree, newFn.startLine, newFn.endLine);
-  const oldBody = oldNode?.childForFieldName("body");
-  const newBody = newNode?.childForFieldName("body");
-  // An expression body (`(x) => x + 1`) or a one-line block: the body is the header.
-  if (!oldBody || !newBody || oldBody.type !== "statement_block" || newBody.type !== "statement_block") return undefined;
-  if (line(oldBody) === endLine(oldBody) || line(newBody) === endLine(newBody)) return undefined;
-  if (scopeFacts(oldBody) !== scopeFacts(newBody)) return undefined;
-  // Lines up to the body's `{` are the signature; the body's `}` closes the function.
-  const [oldOpen, oldClose] = [line(oldBody), endLine(oldBody)];
-  const [newOpen, newClose] = [line(newBody), endLine(newBody)];
-
-  const elsesChange = elseCount(oldBody) !== elseCount(newBody);
-  const ranges: Range[] = [];
-  let whole = false;
-  const isOld = (l: number) => l >= oldFn.startLine && l <= oldFn.endLine && functionAt(edit.oldFunctions, l)?.key === oldFn.key;
-  const isNew = (l: number) => l >= newFn.startLine && l <= newFn.endLine && functionAt(edit.newFunctions, l)?.key === newFn.key;
-  const map = (l: number) => {
-    for (const owner of clauseOwnersAt(oldBody, l, elsesChange)) ranges.push(...header(owner));
-    if (l === oldClose) {
-      // The body's closing line: the tests that reached the end of the function.
-      ranges.push([l, l]);
-      return;
-    }
-    const st = statementAt(oldBody, l);
-    if (!st) whole = true;
-    else if (COMPOUND.has(st.type)) ranges.push(...header(st));
-    else ranges.push([line(st), endLine(st)]);
-  };
-  for (const h of edit.hunks) {
-    const olds: number[] = [];
-    for (let l = h.oldStart; l < h.oldStart + h.oldLines; l++) if (isOld(l)) olds.push(l);
-    let added = 0;
-    for (let l = h.newStart; l < h.newStart + h.newLines; l++)
-      if (isNew(l)) {
-        if (l <= newOpen || l >= newClose) return undefined;
-        added++;
-      }
-    if (olds.length === 0 && added === 0) continue;
-    if (olds.some((l) => l <= oldOpen || l >= oldClose)) return undefined;
-    if (olds.length === 0) {
-      // Lines of another scope replaced by lines of this function: guard does not follow that.
-      if (h.oldLines > 0) return undefined;
-      // A pure insertion after line `before`: it touches its neighbours (the first statement, at the top).
-      const before = h.oldStart - 1;
-      if (before < oldOpen) return undefined;
-      const mapped = ranges.length;
-      if (before > oldOpen && isOld(before)) map(before);
-      if (isOld(before + 1)) map(before + 1);
-      if (ranges.length === mapped) return undefined;
-    } else for (const l of olds) map(l);
-    if (whole) return undefined;
-  }
-  if (ranges.length === 0) return [];
-  return ranges.map(([s, e]) => [s - oldFn.startLine, e - oldFn.startLine] as Range).sort((a, b) => a[0] - b[0]);
-}
+export const touchedOffsetsJs = (edit: BodyEdit): Range[] | undefined => touchedOffsetsBraces(edit, JS);

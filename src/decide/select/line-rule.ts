@@ -15,7 +15,8 @@ import type { CoverEdge } from "./evidence.ts";
  *
  * A JavaScript or TypeScript function's edit that stays inside its `{ … }` body, and changes no
  * declaration, parameter or directive anywhere in it, does the same with the lines V8's block coverage
- * saw run (src/decide/select/js-body-lines.ts maps them).
+ * saw run (src/decide/select/js-body-lines.ts maps them). A Go function's does the same with the lines of
+ * the cover profile's blocks that ran (src/decide/select/go-body-lines.ts), and BUILD_RULE keeps one test.
  */
 export interface LineRuleExample {
   summary: string;
@@ -220,8 +221,82 @@ export const LINE_RULE = {
       ran: { none: [1, 2, 3, 4], number: [1, 2, 5, 6, 7] },
       selects: ["none"],
     },
+    {
+      summary: "Go: an edit in a branch only one test's blocks ran selects that test",
+      path: "pkg/m.go",
+      before: 'package m\n\nfunc f(x int) string {\n\tif x > 0 {\n\t\treturn "pos"\n\t}\n\treturn "neg"\n}\n',
+      after: 'package m\n\nfunc f(x int) string {\n\tif x > 0 {\n\t\treturn "POS"\n\t}\n\treturn "neg"\n}\n',
+      ran: { pos: [3, 4, 5, 6], neg: [3, 4, 7, 8] },
+      selects: ["pos"],
+    },
+    {
+      summary: "Go: an edit on a line no test ran still runs the quickest of the function's tests (package-must-build)",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(x int) (int, bool) {\n\tif x < 0 {\n\t\treturn 0, false\n\t}\n\treturn x + 1, true\n}\n",
+      after: "package m\n\nfunc f(x int) (int, bool) {\n\tif x < 0 {\n\t\treturn 1, false\n\t}\n\treturn x + 1, true\n}\n",
+      ran: { b: [3, 4, 7, 8], a: [3, 4, 7, 8] },
+      selects: ["a"],
+    },
+    {
+      summary: "Go: a `case` label (its block starts at the colon): the tests that reached the `switch`",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(x int) int {\n\tswitch x {\n\tcase 1:\n\t\treturn 10\n\tcase 2:\n\t\treturn 20\n\t}\n\treturn 0\n}\n",
+      after: "package m\n\nfunc f(x int) int {\n\tswitch x {\n\tcase 1:\n\t\treturn 10\n\tcase 3:\n\t\treturn 20\n\t}\n\treturn 0\n}\n",
+      ran: { one: [3, 4, 5, 6], two: [3, 4, 7, 8], other: [3, 4, 10, 11] },
+      selects: ["one", "other", "two"],
+    },
+    {
+      summary: "Go: an `else` line: the tests that reached the `if`",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t} else {\n\t\treturn 2\n\t}\n}\n",
+      after: "package m\n\nfunc f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t} else if x < -1 {\n\t\treturn 2\n\t}\n\treturn 3\n}\n",
+      ran: { pos: [3, 4, 5, 6], neg: [3, 4, 6, 7, 8] },
+      selects: ["neg", "pos"],
+    },
+    {
+      summary: "Go: a condition over two lines, edited on its second: the tests that reached the `if`",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(x, y int) int {\n\tif x > 0 &&\n\t\ty > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n",
+      after: "package m\n\nfunc f(x, y int) int {\n\tif x > 0 &&\n\t\ty >= 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n",
+      ran: { both: [3, 4, 5, 6, 7], none: [3, 4, 5, 8, 9] },
+      selects: ["both", "none"],
+    },
+    {
+      summary: "Go: `y := 2` made `y = 2` changes which `y` a line it never touched reads: the whole function",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(x int) int {\n\ty := 1\n\tif x > 0 {\n\t\ty := 2\n\t\t_ = y\n\t}\n\treturn y\n}\n",
+      after: "package m\n\nfunc f(x int) int {\n\ty := 1\n\tif x > 0 {\n\t\ty = 2\n\t\t_ = y\n\t}\n\treturn y\n}\n",
+      ran: { pos: [3, 4, 5, 6, 7, 8, 9, 10], neg: [3, 4, 5, 9, 10] },
+      selects: ["neg", "pos"],
+    },
+    {
+      summary: "Go: an edit inside a function literal selects the tests that called it",
+      path: "pkg/m.go",
+      before: "package m\n\nfunc f(xs []int, run bool) int {\n\tg := func(i int) int {\n\t\treturn xs[i] * 2\n\t}\n\tif run {\n\t\treturn g(0)\n\t}\n\treturn 0\n}\n",
+      after: "package m\n\nfunc f(xs []int, run bool) int {\n\tg := func(i int) int {\n\t\treturn xs[i] * 3\n\t}\n\tif run {\n\t\treturn g(0)\n\t}\n\treturn 0\n}\n",
+      ran: { calls: [3, 4, 5, 6, 7, 8], skips: [3, 4, 6, 7, 10, 11] },
+      selects: ["calls"],
+    },
   ] as LineRuleExample[],
 };
+
+/**
+ * Go compiles a package and its tests into one binary: an edit on lines no test ran still fails every test
+ * of the package when it no longer compiles (a variable left unused, a type that no longer fits). So when
+ * the line rule leaves none of a Go function's tests, the quickest of them still runs.
+ */
+export const BUILD_RULE = {
+  code: "package-must-build",
+  summary: "Go builds the package whole: the quickest test of the changed function still runs, so an edit that no longer compiles is seen",
+  files: /\.go$/,
+};
+
+/** The edge BUILD_RULE keeps for a function in `file` whose edges the line rule narrowed to `met`; `ms`: a test's duration. */
+export function buildSentinel(file: string, edges: readonly CoverEdge[], met: readonly CoverEdge[], ms: (test: string) => number | undefined): CoverEdge | undefined {
+  if (!BUILD_RULE.files.test(file) || met.length > 0 || edges.length === 0) return undefined;
+  const cost = (e: CoverEdge) => ms(e.test) ?? Number.POSITIVE_INFINITY;
+  return [...edges].sort((a, b) => cost(a) - cost(b) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0))[0];
+}
 
 /**
  * The edges of a changed function whose tests see an edit to the body lines `offsets` (body-lines.ts),

@@ -5,6 +5,7 @@ import { isPythonTestFile } from "../../code/extract/python.ts";
 import { languageForPath, parse } from "../../code/parser.ts";
 import { classifyPath } from "./file-classes.ts";
 import { touchedOffsets } from "./body-lines.ts";
+import { touchedOffsetsGo } from "./go-body-lines.ts";
 import { touchedOffsetsJs } from "./js-body-lines.ts";
 import { lineChanges } from "./line-changes.ts";
 import { describeStatement, isInertLine } from "./module-statements.ts";
@@ -107,7 +108,7 @@ export async function sliceFile(file: ChangedFile, parser: VersionParser = IN_PR
       const fileOfId = change === "added" ? file.path : oldPath;
       const fn: ChangedFunction = { id: `${fileOfId}::${key}`, file: fileOfId, qualname: key, change, startLine: item.startLine, endLine: item.endLine };
       if (change === "moved") fn.movedTo = `${file.path}::${key}`;
-      const bodyLines = language === "python" ? touchedOffsets : language === "javascript" || language === "typescript" || language === "tsx" ? touchedOffsetsJs : undefined;
+      const bodyLines = language === "python" ? touchedOffsets : language === "javascript" || language === "typescript" || language === "tsx" ? touchedOffsetsJs : language === "go" ? touchedOffsetsGo : undefined;
       if (change === "modified" && bodyLines && !file.oldPath && before && after) {
         const offsets = bodyLines({ oldTree: await oldV!.tree(), newTree: await newV!.tree(), oldFn: before, newFn: after, oldFunctions: oldV!.functions, newFunctions: newV!.functions, hunks: changes.hunks });
         if (offsets) fn.bodyOffsets = offsets;

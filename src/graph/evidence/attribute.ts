@@ -36,7 +36,7 @@ export interface Attribution {
 }
 
 /** The files whose edges keep their lines: the languages with a line rule (src/decide/select/line-rule.ts). */
-const LINE_EVIDENCE = /\.(py|[cm]?[jt]sx?)$/;
+const LINE_EVIDENCE = /\.(py|[cm]?[jt]sx?|go)$/;
 
 /** Executed lines → Function ids, per test. Files guard has no functions for (not code) are skipped. */
 export function attribute(ev: Evidence, functions: Map<string, FileFunctions>): Attribution {
