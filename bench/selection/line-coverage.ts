@@ -1,5 +1,5 @@
 /**
- * Per-line, per-test evidence for a pytest project, measured once for the benchmark's `line-coverage`
+ * Per-line, per-test evidence for a pytest project (a Go module: go-line-coverage.ts), measured once for the benchmark's `line-coverage`
  * strategy (guard itself records evidence per function). It loads guard's own evidence plugin, whose
  * coverage contexts are each test's node id for its setup, call and teardown ("" while modules import),
  * and keeps the lines instead of mapping them to functions; coverage.py's parser gives the statement lines.
@@ -86,13 +86,15 @@ if (import.meta.main) {
   const i = process.argv.indexOf("--project");
   const name = i >= 0 ? process.argv[i + 1]! : "flask";
   const project = known[name];
-  if (!project || project.framework !== "pytest") throw new Error(`line-coverage: ${name} is no pytest project of the bench; known: ${Object.keys(known).filter((k) => known[k]!.framework === "pytest").join(", ")}`);
+  const measured = (f: string) => f === "pytest" || f === "go";
+  if (!project || !measured(project.framework)) throw new Error(`line-coverage: ${name} is no pytest or Go project of the bench; known: ${Object.keys(known).filter((k) => measured(known[k]!.framework)).join(", ")}`);
   const work = join(import.meta.dir, "..", ".work");
   project.fetch(work);
-  // A corpus project runs in the shared virtualenv (which its checkout links as .venv when first fetched).
-  const python = project.corpus ? join(corpusVenv(), "bin", "python") : projectPython(project.root(work));
   const t = performance.now();
-  const file = measure(project.root(work), python);
+  let file: LinesFile;
+  if (project.framework === "go") file = (await import("./go-line-coverage.ts")).measureGo(project.root(work));
+  // A corpus project runs in the shared virtualenv (which its checkout links as .venv when first fetched).
+  else file = measure(project.root(work), project.corpus ? join(corpusVenv(), "bin", "python") : projectPython(project.root(work)));
   writeFileSync(join(work, name, "lines.json"), JSON.stringify(file));
   console.log(`${name}: per-line evidence for ${Object.keys(file.lines).length} files in ${Math.round(performance.now() - t)} ms`);
 }

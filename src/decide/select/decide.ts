@@ -1,3 +1,4 @@
+import { goLeavesOut } from "../../repo/go-build.ts";
 import { dispatchWidens } from "../../code/dynamic-dispatch/rules.ts";
 import { languageForPath } from "../../code/parser.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
@@ -107,6 +108,7 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
     if (t) choose(t, reason);
   };
 
+  const goBuilds = new Map<string, Set<string> | undefined>();
   // Units for trust: changed functions and module statements.
   let units = 0;
   let evidenced = 0;
@@ -222,6 +224,12 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
         continue;
       }
       const edges = coverage.get(fn.id) ?? [];
+      if (edges.length === 0 && languageForPath(fn.file) === "go" && goLeavesOut(ctx.root, fn.file, goBuilds) === true) {
+        // No test run here compiles it: the full suite could not see the change either.
+        evidenced++;
+        hit(OVERRIDES.notBuiltHere, `${fn.id}: ${fn.file} ${OVERRIDES.notBuiltHere.summary}`, { file: fn.file, function: fn.id });
+        continue;
+      }
       if (edges.length === 0) {
         hit(OVERRIDES.noEvidence, `${fn.id}: ${OVERRIDES.noEvidence.summary}`, { file: fn.file, function: fn.id });
         continue;

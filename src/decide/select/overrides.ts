@@ -86,6 +86,15 @@ export const OVERRIDES = {
   newTest: { code: "new-test", effect: "add", summary: "a new test always runs" },
   testFile: { code: "test-file-changed", effect: "add", summary: "code outside the tests of a test file changed; every test of that file runs" },
   testWithoutEvidence: { code: "test-without-evidence", effect: "add", summary: "these tests have no evidence (their file failed to collect, their process died, or they ran no measured code in the test process), so they run on every change" },
+  notBuiltHere: {
+    code: "not-built-here",
+    effect: "add",
+    summary: "is left out of this build by its build constraints (GOOS, GOARCH, tags): no test run here compiles it, so none is added for it; test it where it is built",
+    examples: [
+      "adds no test: an edit in `calc_never.go` (`//go:build never`) or in `calc_windows.go` on linux, which `go list` names among the package's IgnoredGoFiles; the tests that read the file (a build in a child process) still run",
+      "does not apply: a Go function in a file this build compiles that no test ran (no-evidence: the full suite)",
+    ],
+  },
   failedLastRun: { code: "failed-last-run", effect: "add", summary: "tests that failed in the last run always run" },
   periodicFull: { code: "periodic-full-run", effect: "run-all", summary: "a periodic full run is due (select.fullRunEvery / select.fullRunHours)" },
   lowTrust: { code: "low-trust", effect: "run-all", summary: "trust is below the medium threshold" },

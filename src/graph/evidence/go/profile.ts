@@ -1,16 +1,29 @@
-/**
- * A Go cover profile (`mode: set` / `count` / `atomic`): `importpath/file.go:l1.c1,l2.c2 statements count`.
- * Returns file (as the profile names it) → executed lines.
- */
-export function parseCoverProfile(text: string): Map<string, Set<number>> {
-  const out = new Map<string, Set<number>>();
+/** One block of a Go cover profile (`mode: set` / `count` / `atomic`): `importpath/file.go:l1.c1,l2.c2 statements count`. */
+export interface CoverBlock {
+  /** The file as the profile names it. */
+  file: string;
+  startLine: number;
+  endLine: number;
+  count: number;
+}
+
+export function parseCoverBlocks(text: string): CoverBlock[] {
+  const out: CoverBlock[] = [];
   for (const line of text.split("\n")) {
     const m = /^(.+\.go):(\d+)\.\d+,(\d+)\.\d+ \d+ (\d+)$/.exec(line.trim());
-    if (!m || m[4] === "0") continue;
-    const file = m[1]!;
-    let set = out.get(file);
-    if (!set) out.set(file, (set = new Set()));
-    for (let l = Number(m[2]); l <= Number(m[3]); l++) set.add(l);
+    if (m) out.push({ file: m[1]!, startLine: Number(m[2]), endLine: Number(m[3]), count: Number(m[4]) });
+  }
+  return out;
+}
+
+/** File (as the profile names it) → executed lines: every line of a block that ran. */
+export function parseCoverProfile(text: string): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const b of parseCoverBlocks(text)) {
+    if (b.count === 0) continue;
+    let set = out.get(b.file);
+    if (!set) out.set(b.file, (set = new Set()));
+    for (let l = b.startLine; l <= b.endLine; l++) set.add(l);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // Per-line evidence inside Go functions, on a real Go module recorded into the real engine: an edit
 // inside a body selects the tests whose cover blocks ran the lines it touches; every test `go test` fails
 // under the edit is among them, also where a line's own blocks say less than the edit changes (a `case`
-// label) and where an edit on a line no test ran breaks the package's build.
+// label) and where an edit on a line no test ran breaks the package's build. A file the build constraints
+// leave out here adds no test; a built function no test runs still runs the full suite.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { goLineShapes } from "../../fixtures/select/go-line-shapes.ts";
 import { applyScenario, buildProject, resetProject } from "../../fixtures/select/project.ts";
@@ -25,13 +26,14 @@ function failing(): string[] {
   return [...out.matchAll(/^--- FAIL: (\S+)/gm)].map((m) => id(m[1]!)).sort();
 }
 
-/** What `guard check` selects under a scenario, and what go test fails there. */
-function during(name: string): { selected: Selection["tests"]; failed: string[] } {
+/** What `guard check` selects under a scenario (with its overrides), and what go test fails there. */
+function during(name: string): { selected: Selection["tests"]; failed: string[]; overrides: string[]; level: string } {
   applyScenario(root, goLineShapes.scenarios.find((s) => s.name === name)!);
   try {
     const r = guard(["check", "--json"], root);
     expect(r.code, r.stderr).toBe(0);
-    return { selected: selected(JSON.parse(r.stdout).data as Selection), failed: failing() };
+    const s = JSON.parse(r.stdout).data as Selection;
+    return { selected: selected(s), failed: failing(), overrides: s.overrides.map((o) => o.code), level: s.level };
   } finally {
     resetProject(root);
   }
@@ -83,4 +85,17 @@ test("an edit on a line no test ran that breaks the build: the test kept for the
 test("a changed `case` label: the test that only compared against it is selected and fails", () => {
   const r = during("case-label");
   expect({ selected: ids(r.selected), failed: r.failed }).toEqual({ selected: [id("TestOther"), id("TestVowel")], failed: [id("TestOther")] });
+}, 120_000);
+
+test("an edit in a file its build constraints leave out here selects no test: the full suite could not see it either", () => {
+  const r = during("unbuilt-file");
+  expect(r.failed).toEqual([]);
+  expect(ids(r.selected)).toEqual([]);
+  expect(r.overrides).toEqual(["not-built-here"]);
+}, 120_000);
+
+test("an edit in a function this build compiles but no test runs still runs the full suite (no-evidence)", () => {
+  const r = during("untested-function");
+  expect(r.overrides).toContain("no-evidence");
+  expect(r.level).toBe("run-all");
 }, 120_000);
