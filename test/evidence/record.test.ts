@@ -30,7 +30,7 @@ describe("guard evidence on fixture projects", () => {
     buildPythonFixture(dir);
     const graph = engine.graph();
     const report = await recordEvidence(dir, { graph });
-    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([["canary", true], ["every-passing-test-has-evidence", true]]);
+    expect(report.checks.map((c) => [c.name, c.ok])).toEqual([["canary", true], ["every-passing-test-has-evidence", true], ["tests-run-the-checkout", true]]);
     const actual = await graphEvidence(graph);
     expect(actual).toEqual(golden(join(GOLDENS, "python", "golden.json"), actual));
     // The shared helper maps to every test that ran it.

@@ -1,9 +1,10 @@
+import { isAbsolute, relative } from "node:path";
 import type { Graph } from "../client.ts";
 import type { Attribution } from "./attribute.ts";
 import type { Evidence } from "./types.ts";
 
 export interface CheckResult {
-  name: "canary" | "every-passing-test-has-evidence";
+  name: "canary" | "every-passing-test-has-evidence" | "tests-run-the-checkout";
   ok: boolean;
   detail: string;
 }
@@ -43,4 +44,21 @@ export function evidencelessCheck(ids: string[], passed: number): CheckResult {
   if (ids.length === 0) return { name: "every-passing-test-has-evidence", ok: true, detail: "every passing test ran some measured code" };
   if (ids.length < passed) return { name: "every-passing-test-has-evidence", ok: true, detail: `${ids.length} of ${passed} passing tests ran no measured code, so they run on every change: ${named}` };
   return { name: "every-passing-test-has-evidence", ok: false, detail: `none of the ${passed} passing test(s) ran measured code of the project: ${named}` };
+}
+
+/**
+ * The tests must run this checkout's code. A package of the project that they imported from somewhere else
+ * (a `pip install .` into the environment, a build folder) is one whose edits no test runs: its functions
+ * get no evidence, and a green run says nothing about the edit. Named, with how to fix it.
+ */
+export function checkoutCheck(root: string, copies: NonNullable<Evidence["installedCopies"]>): CheckResult {
+  const name = "tests-run-the-checkout";
+  if (copies.length === 0) return { name, ok: true, detail: "the tests imported the project's own packages from this checkout" };
+  const where = (p: string) => (isAbsolute(p) && !relative(root, p).startsWith("..") ? relative(root, p) : p);
+  const shown = copies.slice(0, 3).map((c) => `${c.name} from ${where(c.imported)}, not ${c.checkout}`).join("; ");
+  return {
+    name,
+    ok: false,
+    detail: `the tests imported ${shown}${copies.length > 3 ? `, and ${copies.length - 3} more` : ""}: an edit in the checkout is not what they run; install the project editable (\`pip install -e .\`) or put its source folder first on the path, then run \`guard evidence\``,
+  };
 }

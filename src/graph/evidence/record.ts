@@ -3,7 +3,7 @@ import { EXIT } from "../../kernel/exit-codes.ts";
 import { headSha, ignoredPaths, requireRepoRoot } from "../../repo/git.ts";
 import type { Graph } from "../client.ts";
 import { attribute, declaredTests, evidenceFiles } from "./attribute.ts";
-import { canaryCheck, evidenceless, evidencelessCheck, type CheckResult } from "./checks.ts";
+import { canaryCheck, checkoutCheck, evidenceless, evidencelessCheck, type CheckResult } from "./checks.ts";
 import { staleTests } from "./changed.ts";
 import { detectEcosystems, type Ecosystem } from "./detect.ts";
 import { recordGo } from "./go/record.ts";
@@ -118,6 +118,7 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     const resolved = await resolveTests(graph, ev.tests, declared);
     const missing = evidenceless(ev, attr, (id) => resolved.get(id) ?? id);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing, tests.passed)];
+    if (ecosystems.includes("python")) checks.push(checkoutCheck(root, ev.installedCopies ?? []));
     mark("evidence:checks");
     writeEvidenceHead(root, { head: sha });
     const notes = [...ev.notes];

@@ -43,6 +43,11 @@ export interface Evidence {
   notes: string[];
   /** Test files the runner could not collect (an import error): their tests have no evidence. */
   uncollected?: string[];
+  /**
+   * The project's own packages the tests imported from somewhere else (an installed, non-editable copy):
+   * the tests never ran the checkout's code there, so an edit of it is not what they test.
+   */
+  installedCopies?: { name: string; imported: string; checkout: string }[];
 }
 
 export const emptyEvidence = (): Evidence => ({
@@ -80,6 +85,7 @@ export function mergeEvidence(parts: Evidence[]): Evidence {
     Object.assign(out.granularity, p.granularity);
     out.notes.push(...p.notes);
     if (p.uncollected) out.uncollected = [...(out.uncollected ?? []), ...p.uncollected];
+    if (p.installedCopies) out.installedCopies = [...(out.installedCopies ?? []), ...p.installedCopies];
   }
   // One part that could tell per test file: the others' import time counts for every file ("*").
   if (parts.some((p) => p.isolatedImports)) {

@@ -147,8 +147,8 @@ export async function writeEvidence(graph: Graph, ev: Evidence, attr: Attributio
   );
   await graph.writeBatch(`MATCH (t:Test {id: row.t}), (r:Run {id: ${literal(runId)}}) MERGE (t)-[:FAILED_IN]->(r)`, failed.map((t) => ({ t: t.id })));
   await graph.query(
-    `MERGE (m:EvidenceMeta {id: "coverage"}) SET m.sha = $sha, m.recorded_at = $ts, m.run_id = $run, m.tests = $tests, m.edges = $edges, m.frameworks = $fw`,
-    { sha, ts: new Date().toISOString(), run: runId, tests: tests.length, edges: edges.length, fw: [...new Set(tests.map((t) => t.framework))].join(",") },
+    `MERGE (m:EvidenceMeta {id: "coverage"}) SET m.sha = $sha, m.recorded_at = $ts, m.run_id = $run, m.tests = $tests, m.edges = $edges, m.frameworks = $fw, m.installed_copies = $copies`,
+    { sha, ts: new Date().toISOString(), run: runId, tests: tests.length, edges: edges.length, fw: [...new Set(tests.map((t) => t.framework))].join(","), copies: (ev.installedCopies ?? []).map((c) => `${c.name} from ${c.imported}`) },
   );
   const renamed: Record<string, string> = {};
   for (const [a, b] of resolved) if (a !== b) renamed[a] = b;

@@ -210,6 +210,41 @@ def pytest_collectreport(report):
         _collect_errors.append(report.nodeid)
 
 
+# Where a layout puts a top-level package or module of the project: the root and src/.
+_NOT_PACKAGES = ("conftest", "setup", "noxfile", "fabfile", "tasks", "manage")
+
+
+def _checkout_packages():
+    out = {}
+    for base in (_ROOT, os.path.join(_ROOT, "src")):
+        try:
+            names = os.listdir(base)
+        except OSError:
+            continue
+        for n in names:
+            path = os.path.join(base, n)
+            if n.isidentifier() and os.path.isfile(os.path.join(path, "__init__.py")):
+                out.setdefault(n, path)
+            elif n.endswith(".py") and n[:-3].isidentifier() and n[:-3] not in _NOT_PACKAGES and os.path.isfile(path):
+                out.setdefault(n[:-3], path)
+    return out
+
+
+def _installed_copies():
+    """The project's own packages the tests imported from somewhere else (an installed copy): name, where, the checkout's."""
+    found = []
+    for name, path in sorted(_checkout_packages().items()):
+        f = getattr(sys.modules.get(name), "__file__", None)
+        if not f:
+            continue
+        real = os.path.realpath(f)
+        mine = os.path.realpath(path)
+        imported = os.path.dirname(real) if os.path.basename(real).startswith("__init__.") else real
+        if imported != mine:
+            found.append({"name": name, "imported": imported, "checkout": os.path.relpath(path, _ROOT)})
+    return found
+
+
 def pytest_sessionfinish(session, exitstatus):
     _cov.stop()
     if not _OUT:
@@ -235,5 +270,6 @@ def pytest_sessionfinish(session, exitstatus):
         "reports": _reports,
         "reads": {k: sorted(v) for k, v in _reads.items()},
         "collect_errors": _collect_errors,
+        "installed_copies": _installed_copies(),
     }
     _write("evidence-%s-%d.json" % (worker, os.getpid()), out)

@@ -176,6 +176,8 @@ export function toEvidence(workers: WorkerFile[], collected?: Iterable<string>):
       ev.filesRead[id] = [...new Set([...(ev.filesRead[id] ?? []), ...files])].sort();
     }
   }
+  const copies = new Map(workers.flatMap((w) => w.installed_copies ?? []).map((c) => [c.name, c]));
+  if (copies.size > 0) ev.installedCopies = [...copies.values()];
   const collectErrors = [...new Set(workers.flatMap((w) => (w.collect_errors ?? []).map((id) => pytestFile(underRoot(w.rootdir, id)))))].sort();
   if (collectErrors.length > 0) {
     ev.uncollected = collectErrors;

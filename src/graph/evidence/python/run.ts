@@ -14,6 +14,16 @@ export interface WorkerFile {
   reads: Record<string, string[]>;
   /** Node ids of collectors (modules) that failed to collect. */
   collect_errors?: string[];
+  /** The project's own packages the tests imported from outside the checkout (plugin.py _installed_copies). */
+  installed_copies?: InstalledCopy[];
+}
+
+export interface InstalledCopy {
+  name: string;
+  /** Absolute: where the tests imported it from. */
+  imported: string;
+  /** Relative to the repository: the checkout's copy. */
+  checkout: string;
 }
 
 /** How to start pytest with guard's plugin: the same for every process of one recording. */
