@@ -21,8 +21,9 @@
  *       the project afresh (jest, node:test), else absent; a full recording replaces these marks per
  *       language, a --changed one only adds them
  *   (:Run {id, timestamp, commit_sha, duration_ms, total, passed, failed, source: "evidence"})
- *   (:EvidenceMeta {id: "coverage", sha, recorded_at, tests, edges, frameworks, installed_copies})   the last recording
- *       (installed_copies: the project's packages the tests imported from outside the checkout, "name from path")
+ *   (:EvidenceMeta {id: "coverage", sha, recorded_at, tests, edges, frameworks, installed_copies, distrust})   the last recording
+ *       (installed_copies: the project's packages the tests imported from outside the checkout, "name from path";
+ *       distrust: why its edges cannot be trusted, a failed canary: selection runs the full suite while set)
  */
 export const EVIDENCE_EDGES = ["COVERED_BY", "READ_BY", "FAILED_IN"] as const;
 export const FILE_CONFIDENCE = 0.6;

@@ -12,6 +12,6 @@ export function formatEvidence(r: EvidenceReport): string {
   if (r.write) lines.push(`  ${r.write.edges} COVERED_BY edges, ${r.write.reads} READ_BY edges, run ${r.write.runId}`);
   for (const c of r.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
-  if (!r.ok) lines.push("evidence is incomplete: test selection will not trust it; fix the failing check and run `guard evidence` again");
+  if (!r.ok) lines.push("evidence is incomplete: fix the failing check and run `guard evidence` again (a failed canary makes selection run the full suite until then; tests without evidence run on every change)");
   return lines.join("\n") + "\n";
 }

@@ -25,8 +25,8 @@ beforeAll(async () => {
   elsewhere = join(base, "site");
   cpSync(join(root, "src"), elsewhere, { recursive: true });
 }, 120_000);
-afterAll(() => {
-  engine?.stop();
+afterAll(async () => {
+  await engine?.stop();
   rmSync(join(root, ".."), { recursive: true, force: true });
 });
 

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { applyScenario, buildProject, resetProject } from "../../fixtures/select/project.ts";
 import { python } from "../../fixtures/select/python.ts";
+import { openGraph } from "../../src/graph/open.ts";
 import { guard } from "../helpers/repo.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { preparedProject } from "./fixture.ts";
@@ -108,6 +109,29 @@ describe("faults end in the full suite, with the reason", () => {
     } finally {
       process.kill(engine.server.pid, "SIGCONT");
     }
+  }, 120_000);
+
+  test("a recording that failed its canary (edges lost): the full suite until a full recording passes it", async () => {
+    const root = await preparedProject(python);
+    // What `guard evidence` writes when the canary finds a function that maps to fewer tests than ran it.
+    const graph = await openGraph(root);
+    try {
+      await graph.query(`MATCH (m:EvidenceMeta {id: "coverage"}) SET m.distrust = "pkg/helper.py::h ran in 2 tests but maps to 1"`);
+    } finally {
+      await graph.close();
+    }
+    applyScenario(root, helperBody);
+    const s = check(root);
+    expect(s.runAll).toBe(true);
+    expect(s.fault.code).toBe("evidence-failed-self-check");
+    expect(s.fault.message).toContain("maps to 1");
+    resetProject(root);
+    expect(guard(["evidence"], root).code).toBe(0);
+    applyScenario(root, helperBody);
+    const after = check(root);
+    expect(after.fault).toBeUndefined();
+    expect(after.runAll).toBe(false);
+    resetProject(root);
   }, 120_000);
 
   test("empty graph: a repository never indexed", () => {

@@ -86,6 +86,7 @@ export async function decide(slice: ChangeSlice, view: EvidenceView, ctx: Decide
   const facts = await factsSent;
   if (facts.tests === 0) throw new SelectionFault(FAULTS.emptyGraph, "the graph has no tests; run `guard index` (or `guard init`)");
   if (facts.coverageEdges === 0) throw new SelectionFault(FAULTS.noEvidence, "no coverage evidence recorded yet; run `guard evidence`");
+  if (facts.evidenceDistrust) throw new SelectionFault(FAULTS.distrustedEvidence, `the last recording failed its self-check (${facts.evidenceDistrust}); run \`guard evidence\` again`);
 
   const allTests = await testsSent;
   const byId = new Map(allTests.map((t) => [t.id, t]));

@@ -56,6 +56,8 @@ export interface GraphFacts {
   coverageEdges: number;
   /** HEAD when the index was last written. */
   indexedHead?: string;
+  /** Why the last recording's edges cannot be trusted (its canary failed: edges were lost), if so. */
+  evidenceDistrust?: string;
 }
 
 export interface EvidenceView {

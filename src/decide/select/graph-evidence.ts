@@ -45,14 +45,15 @@ export function graphEvidence(graph: Graph, opts: { timeoutMs?: number; root?: s
     async facts(): Promise<GraphFacts> {
       const count = async (cypher: string) => Number((await q(cypher)).rows[0]?.c ?? 0);
       // Sent together: the client pipelines them over one connection.
-      const [meta, files, functions, tests, coverageEdges] = await Promise.all([
+      const [meta, evidence, files, functions, tests, coverageEdges] = await Promise.all([
         q("MATCH (m:IndexMeta {id: 'static'}) RETURN m.head AS head").then((r) => r.rows[0]),
+        q("MATCH (m:EvidenceMeta {id: 'coverage'}) RETURN m.distrust AS distrust").then((r) => r.rows[0]),
         count("MATCH (f:File) RETURN count(f) AS c"),
         count("MATCH (f:Function) RETURN count(f) AS c"),
         count("MATCH (t:Test) RETURN count(t) AS c"),
         count("MATCH ()-[e:COVERED_BY]->() RETURN count(e) AS c"),
       ]);
-      return { files, functions, tests, coverageEdges, indexedHead: str(meta?.head) };
+      return { files, functions, tests, coverageEdges, indexedHead: str(meta?.head), evidenceDistrust: str(evidence?.distrust) };
     },
     async fileShas(paths) {
       const out = new Map<string, string>();

@@ -109,6 +109,8 @@ export const FAULTS = {
   timeout: "query-timeout",
   emptyGraph: "empty-graph",
   noEvidence: "no-evidence-recorded",
+  /** The last recording failed the self-check that finds lost edges (canary): it may name too few tests. */
+  distrustedEvidence: "evidence-failed-self-check",
   staleGraph: "stale-graph",
   internal: "internal-error",
 } as const;

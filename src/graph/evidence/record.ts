@@ -119,6 +119,13 @@ export async function recordEvidence(rootIn: string, opts: RecordOptions = {}): 
     const missing = evidenceless(ev, attr, (id) => resolved.get(id) ?? id);
     const checks = [await canaryCheck(graph, attr, (id) => resolved.get(id) ?? id), evidencelessCheck(missing, tests.passed)];
     if (ecosystems.includes("python")) checks.push(checkoutCheck(root, ev.installedCopies ?? []));
+    // Lost edges would name too few tests: until a recording passes the canary, selection runs everything.
+    const canary = checks.find((c) => c.name === "canary" && !c.ok);
+    // A --changed recording re-records some tests only: it can raise the distrust, not clear it.
+    if (canary || !opts.changed) {
+      await graph.query(`MATCH (m:EvidenceMeta {id: "coverage"}) SET m.distrust = $d`, { d: canary ? canary.detail : null });
+      bumpEpoch(root);
+    }
     mark("evidence:checks");
     writeEvidenceHead(root, { head: sha });
     const notes = [...ev.notes];
