@@ -1,5 +1,8 @@
 import { basename, dirname, join } from "node:path";
 
+/** The environment that decides which files a Go build here compiles: an answer that used goLeavesOut depends on it. */
+export const GO_BUILD_ENV = ["GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED"] as const;
+
 /**
  * Whether the Go toolchain leaves `file` (repository-relative) out of its package's build here: a build
  * constraint (`//go:build windows`, a tag nobody sets) or a `_GOOS`/`_GOARCH` name suffix, under this

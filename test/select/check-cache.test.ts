@@ -1,6 +1,7 @@
 // The idle-turn cache: `guard check` on an unchanged tree answers from `.guard/select-cache.json`, and
 // anything that could change the answer (an edit of the same size, a commit, a staged view, a run, a
-// background evidence refresh, a config file git does not see, guard's periodic full run falling due)
+// background evidence refresh, a config file git does not see, Go's build environment, guard's periodic full
+// run falling due)
 // makes the next check decide again. A stale answer would hide a test the change needs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -120,6 +121,14 @@ describe("the check cache", () => {
     }
     expect(check(root).cached).toBe(false);
   }, 300_000);
+
+  test("Go's build environment (GOFLAGS, GOOS) is part of the answer: the files a build leaves out depend on it", async () => {
+    const root = await preparedProject(python);
+    write(root, "shop/money.py", "+ 0.5", "+ 0.4");
+    decidedThenCached(root);
+    const r = guard(["check", "--json"], root, { env: { GOFLAGS: "-tags=purego" } });
+    expect(JSON.parse(r.stdout).data.cached).toBe(false);
+  }, 240_000);
 
   test("config git does not see (.guard/config.json) changes the answer", async () => {
     const root = await preparedProject(python);

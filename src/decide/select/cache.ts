@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
+import { GO_BUILD_ENV } from "../../repo/go-build.ts";
 import { configFiles } from "../../state/config-files.ts";
 import { ensureStateDir } from "../../state/paths.ts";
 import { bumpEpoch, currentEpoch } from "../../state/select-epoch.ts";
@@ -15,7 +16,8 @@ export { bumpEpoch, currentEpoch };
  * - the evidence epoch: anything that changes the evidence (a run, feedback, a new index, new evidence,
  *   a background refresh) bumps it (src/state/select-epoch.ts);
  * - the bytes of every config file (guard.json, .guard/config.json: thresholds, knownFailing, periodic
- *   runs) and guard's version, which the fingerprint does not see when they are untracked or outside git.
+ *   runs) and guard's version, which the fingerprint does not see when they are untracked or outside git;
+ * - GOOS, GOARCH, GOFLAGS and CGO_ENABLED, which decide the Go files a build here leaves out.
  * An answer also expires when a periodic full run (select.fullRunHours) falls due.
  */
 export interface CachedSelection {
@@ -32,9 +34,10 @@ export interface CachedSelection {
 
 const cachePath = (root: string) => join(root, ".guard", "select-cache.json");
 
-/** What else an answer depends on besides the tree and the evidence: config and guard's own version. */
+/** What else an answer depends on besides the tree and the evidence: config, guard's own version, Go's build environment. */
 export function cacheContext(root: string): string {
   const h = createHash("sha256").update(`${pkg.version}\0`);
+  for (const name of GO_BUILD_ENV) h.update(`${name}=${process.env[name] ?? ""}\0`);
   for (const { label, path } of configFiles(root)) {
     h.update(`${label}\0`);
     try {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { GO_BUILD_ENV } from "../../repo/go-build.ts";
 import { guardHome } from "../../state/paths.ts";
 import { mark, note } from "../../state/timings.ts";
 import type { CheckAnswer } from "./answer.ts";
@@ -8,7 +9,7 @@ import type { CheckAnswer } from "./answer.ts";
  * the same answerCheck as the CLI, with its code warm, the grammars compiled and the engine's connection
  * kept open, so a check costs the CLI one process start and one round trip. The worker only answers
  * when it would decide exactly as the asking process: same build (the socket is per build), same
- * GUARD_HOME (the socket is per home), the same guard settings in the environment, and no git
+ * GUARD_HOME (the socket is per home), the same guard settings and Go build environment, and no git
  * variables (a git hook's GIT_INDEX_FILE steers what "staged" means). Anything else, or any failure of
  * the worker, and the CLI decides in its own process. This file is the asking side (kept light: every
  * `guard check` loads it); check-server.ts is the worker's.
@@ -30,10 +31,10 @@ const STEERING_GIT = /^GIT_(DIR|WORK_TREE|INDEX_FILE|INDEX_VERSION|OBJECT_DIRECT
 /** Whether git in this process could read another repository, index or object store than the worker's would. */
 export const gitSteered = (env: NodeJS.ProcessEnv): boolean => Object.keys(env).some((k) => STEERING_GIT.test(k));
 
-/** The environment a check's answer may depend on, as a hash (its values, a password among them, never leave the process). */
+/** The environment a check's answer may depend on (guard's settings, Go's build environment), as a hash (its values, a password among them, never leave the process). */
 export function checkEnvironment(env: NodeJS.ProcessEnv): string {
   const lines = Object.entries(env)
-    .filter(([k, v]) => v !== undefined && k.startsWith("GUARD_") && !NEUTRAL.has(k))
+    .filter(([k, v]) => v !== undefined && ((k.startsWith("GUARD_") && !NEUTRAL.has(k)) || (GO_BUILD_ENV as readonly string[]).includes(k)))
     .map(([k, v]) => `${k}=${v}`)
     .sort();
   return createHash("sha256").update(lines.join("\0")).digest("hex");
