@@ -17,6 +17,8 @@ import { join } from "node:path";
 import pluginSource from "../../src/graph/evidence/python/plugin.py" with { type: "text" };
 import { detectPythonEnv, missingModules } from "../../src/graph/evidence/python/environment.ts";
 import { pytestTestId, underRoot } from "../../src/graph/evidence/python/ids.ts";
+import type { Graph } from "../../src/graph/client.ts";
+import { decodeLines } from "../../src/graph/evidence/line-sets.ts";
 import type { GraphTables } from "./strategies.ts";
 
 export interface LinesFile {
@@ -74,6 +76,29 @@ export function withLines(g: GraphTables, file: LinesFile): GraphTables {
     const imported = new Set(file.importTime[f] ?? []);
     // Import-time lines are left out of the statement set, so they fall back to function-coverage.
     statements.set(f, new Set(ls.filter((l) => !imported.has(l))));
+  }
+  return { ...g, lines, statements };
+}
+
+/**
+ * Per-line evidence for runners the bench measures none for (node:test, vitest, jest): the lines guard's own
+ * edges kept (each test's lines in each function it ran, from V8's block coverage), read back from the graph.
+ * Every line of a function with such edges counts as a statement, so a line none of its tests ran selects
+ * none; a function without them, and module level, fall back to function-coverage.
+ */
+export async function withEdgeLines(g: GraphTables, graph: Graph): Promise<GraphTables> {
+  const lines = new Map<string, Map<number, Set<string>>>();
+  const statements = new Map<string, Set<number>>();
+  const { rows } = await graph.roQuery(
+    "MATCH (f:Function)-[c:COVERED_BY {source: 'coverage'}]->(t:Test) WHERE c.lines IS NOT NULL AND c.lines_hash = left(f.body_hash, 8) RETURN f.file AS file, f.start AS start, f.end AS end, c.lines AS lines, t.id AS test",
+  );
+  for (const r of rows) {
+    const file = String(r.file);
+    const [start, end] = [Number(r.start), Number(r.end)];
+    const stmts = statements.get(file) ?? statements.set(file, new Set()).get(file)!;
+    for (let l = start; l <= end; l++) stmts.add(l);
+    const byLine = lines.get(file) ?? lines.set(file, new Map()).get(file)!;
+    for (const [a, b] of decodeLines(String(r.lines)) ?? []) for (let l = start + a; l <= start + b; l++) (byLine.get(l) ?? byLine.set(l, new Set()).get(l)!).add(String(r.test));
   }
   return { ...g, lines, statements };
 }

@@ -31,7 +31,7 @@ import { PROJECTS as SELECTION_PROJECTS, type BenchProject, writeJson } from "./
 /** flask (with pytest-testmon beside guard), find-my-way and go-cmp, and the 19 corpus projects (`corpus-<name>`, 30 held-out mutants each). */
 const PROJECTS: Record<string, BenchProject & { peer?: Peer; mutants?: { singles: number; multis: number } }> = { ...SELECTION_PROJECTS, flask: { ...SELECTION_PROJECTS.flask!, peer: TESTMON }, ...CORPUS_BENCH };
 import { lineCoverage, loadTables, STRATEGIES } from "./strategies.ts";
-import { withLines, type LinesFile } from "./line-coverage.ts";
+import { withEdgeLines, withLines, type LinesFile } from "./line-coverage.ts";
 import { applyEdits, fullSuite, mutantTruth, restoreTree, type SuiteRun } from "./truth.ts";
 import { median } from "./stats.ts";
 
@@ -173,6 +173,8 @@ async function main() {
   let tables = await loadTables(graph);
   // Per-line evidence (bench/selection/line-coverage.ts), where it was measured: the line-coverage strategy.
   if (existsSync(join(dir, "lines.json"))) tables = withLines(tables, JSON.parse(readFileSync(join(dir, "lines.json"), "utf8")) as LinesFile);
+  // JavaScript and TypeScript: the lines guard's own edges kept.
+  else if (runner.framework === "node:test" || runner.framework === "vitest" || runner.framework === "jest") tables = await withEdgeLines(tables, graph);
   await graph.close();
   // Runners name tests their own way (go: `pkg:TestX`; the graph: `file::TestX`): compare everything by graph id.
   const graphIdBy = new Map<string, string>();
