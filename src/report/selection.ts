@@ -1,3 +1,4 @@
+import { BUILD_RULE } from "../decide/select/line-rule.ts";
 import type { Selection, SelectedTest } from "../decide/select/selection.ts";
 import type { LinesFact } from "../decide/select/explain-lines.ts";
 import { runnerIdResolver } from "../graph/evidence/test-ids.ts";
@@ -78,7 +79,11 @@ export function formatExplain(s: Selection, query: string, facts: readonly Lines
     for (const r of t.reasons.slice(0, 10)) {
       const edge = r.edge ? ` via COVERED_BY {source: ${r.edge.source}, confidence: ${r.edge.confidence}${r.edge.lastVerifiedSha ? `, verified at ${r.edge.lastVerifiedSha.slice(0, 10)}` : ""}}` : "";
       const met = r.code === "covers-changed-function" ? facts.find((f) => f.shared.length > 0 && f.function === r.function) : undefined;
-      const where = met ? `; it ran ${linesWord(met.shared)} ${runsText(met.shared)}, which the edit touches (rule runs-changed-lines)` : "";
+      const where = met
+        ? `; it ran ${linesWord(met.shared)} ${runsText(met.shared)}, which the edit touches (rule runs-changed-lines)`
+        : r.code === BUILD_RULE.code
+          ? "; no test ran the lines the edit touches, and Go compiles the package as one: the quickest of the function's tests still runs, and fails if the package no longer builds"
+          : "";
       lines.push(`  because ${r.code}${r.function ? ` ${r.function}` : ""}${r.name ? ` (name ${r.name})` : ""}${r.file && !r.function ? ` ${r.file}` : ""}${edge}${where}`);
     }
   }

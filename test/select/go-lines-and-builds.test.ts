@@ -67,12 +67,20 @@ test("an edit in a branch only one test runs selects that test and not the funct
   expect({ selected: ids(r.selected), failed: r.failed }).toEqual({ selected: [id("TestZero")], failed: [id("TestZero")] });
 }, 120_000);
 
-test("an edit on a line no test ran still runs one test of the function, for the package's build", () => {
+test("an edit on a line no test ran still runs one test of the function, for the package's build; explain says why", () => {
   const r = during("unrun-line");
   expect(r.failed).toEqual([]);
   expect(r.selected.length).toBe(1);
   expect([id("TestNegative"), id("TestZero"), id("TestPositive")]).toContain(r.selected[0]!.id);
   expect(r.selected[0]!.reasons.map((x) => x.code)).toEqual(["package-must-build"]);
+  applyScenario(root, goLineShapes.scenarios.find((s) => s.name === "unrun-line")!);
+  try {
+    const explain = guard(["explain", r.selected[0]!.id.split("::")[1]!], root);
+    expect(explain.stdout).toContain("because package-must-build calc/calc.go::Classify");
+    expect(explain.stdout).toContain("Go compiles the package as one");
+  } finally {
+    resetProject(root);
+  }
 }, 120_000);
 
 test("an edit on a line no test ran that breaks the build: the test kept for the build fails", () => {
