@@ -30,6 +30,32 @@ export interface BraceSyntax {
   scopeFacts(body: Node): string;
   /** The statements owning a clause that starts on line `at` of the old body, given both bodies. */
   clauseOwners(oldBody: Node, newBody: Node): (at: number) => Node[];
+  /**
+   * Where a simple statement holds a function of its own that has no statements (a callback's expression
+   * body, `(_, h) => parseInt(h, 16)`): that body, when the edit's columns on line `at` lie inside it. Its
+   * lines run only when the callback does, and the evidence judges them by the callback's own count.
+   */
+  expressionBodyAt?(st: Node, at: number, from: number, to: number): Node | undefined;
+}
+
+/** Line `l` (1-based) of the text a tree was parsed from; the root node starts at the first token, so what precedes it reads blank. */
+function lineReader(tree: Tree): (l: number) => string {
+  const root = tree.rootNode;
+  const rows = root.text.split("\n");
+  return (l) => {
+    const i = l - 1 - root.startPosition.row;
+    if (i < 0 || i >= rows.length) return "";
+    return i === 0 ? " ".repeat(root.startPosition.column) + rows[0] : rows[i]!;
+  };
+}
+
+/** The columns of the old line that a one-line replacement changed: [from, to) between the common prefix and suffix. */
+function changedColumns(oldLine: string, newLine: string): [number, number] {
+  let from = 0;
+  while (from < oldLine.length && from < newLine.length && oldLine[from] === newLine[from]) from++;
+  let tail = 0;
+  while (tail < oldLine.length - from && tail < newLine.length - from && oldLine[oldLine.length - 1 - tail] === newLine[newLine.length - 1 - tail]) tail++;
+  return [from, oldLine.length - tail];
 }
 
 export const line = (n: Node) => n.startPosition.row + 1;
@@ -96,7 +122,9 @@ export function touchedOffsetsBraces(edit: BodyEdit, syntax: BraceSyntax): Range
   let whole = false;
   const isOld = (l: number) => l >= oldFn.startLine && l <= oldFn.endLine && functionAt(edit.oldFunctions, l)?.key === oldFn.key;
   const isNew = (l: number) => l >= newFn.startLine && l <= newFn.endLine && functionAt(edit.newFunctions, l)?.key === newFn.key;
-  const map = (l: number) => {
+  const [oldLine, newLine] = [lineReader(edit.oldTree), lineReader(edit.newTree)];
+  /** `columns`: for a line replaced by one line, the old line's columns the edit changed. */
+  const map = (l: number, columns?: [number, number]) => {
     for (const owner of clauseOwnersAt(l)) ranges.push(...syntax.header(owner));
     if (l === oldClose) {
       // The body's closing line: the tests that reached the end of the function.
@@ -106,7 +134,10 @@ export function touchedOffsetsBraces(edit: BodyEdit, syntax: BraceSyntax): Range
     const st = statementAt(syntax, oldBody, l);
     if (!st) whole = true;
     else if (syntax.isCompound(st)) ranges.push(...syntax.header(st));
-    else ranges.push([line(st), endLine(st)]);
+    else {
+      const inner = columns && syntax.expressionBodyAt?.(st, l, columns[0], columns[1]);
+      ranges.push(inner ? [line(inner), endLine(inner)] : [line(st), endLine(st)]);
+    }
   };
   for (const h of edit.hunks) {
     const olds: number[] = [];
@@ -129,7 +160,8 @@ export function touchedOffsetsBraces(edit: BodyEdit, syntax: BraceSyntax): Range
       if (before > oldOpen && isOld(before)) map(before);
       if (isOld(before + 1)) map(before + 1);
       if (ranges.length === mapped) return undefined;
-    } else for (const l of olds) map(l);
+    } else if (olds.length === 1 && h.oldLines === 1 && h.newLines === 1) map(olds[0]!, changedColumns(oldLine(olds[0]!), newLine(h.newStart)));
+    else for (const l of olds) map(l);
     if (whole) return undefined;
   }
   if (ranges.length === 0) return [];

@@ -15,7 +15,9 @@ import { endLine, line, ownersAt, touchedOffsetsBraces, type BraceSyntax, type R
  * `default`, `catch`, `finally`, and `else` when an edit adds or removes one) also maps to its
  * statement's first line: V8 counts a `case` label as part of the case's body, which a test that only
  * compared against it never entered, and removing an `else` runs its code for the tests that took the
- * other branch. An insertion touches the lines around it.
+ * other branch. An insertion touches the lines around it. A one-line edit whose changed columns lie inside
+ * a callback's expression body (`.replace(re, (_, h) => parseInt(h, 16))`) maps to that body's lines: V8
+ * counts them only when the callback runs.
  */
 
 const FUNCTION_TYPES = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
@@ -135,6 +137,23 @@ function clauseOwnersAt(body: Node, at: number, elses: boolean): Node[] {
   });
 }
 
+/** The innermost arrow function of `st` whose expression body holds columns [from, to) of line `at`. */
+function expressionBodyAt(st: Node, at: number, from: number, to: number): Node | undefined {
+  const row = at - 1;
+  const holds = (n: Node) => (n.startPosition.row < row || (n.startPosition.row === row && n.startPosition.column <= from)) && (n.endPosition.row > row || (n.endPosition.row === row && n.endPosition.column >= to));
+  let best: Node | undefined;
+  const walk = (n: Node) => {
+    for (const c of n.namedChildren) {
+      if (!c || !holds(c)) continue;
+      const body = c.type === "arrow_function" ? c.childForFieldName("body") : null;
+      if (body && body.type !== "statement_block" && holds(body)) best = body;
+      walk(c);
+    }
+  };
+  walk(st);
+  return best;
+}
+
 const JS: BraceSyntax = {
   functions: FUNCTION_TYPES,
   block: "statement_block",
@@ -142,6 +161,7 @@ const JS: BraceSyntax = {
   isCompound: (n) => COMPOUND.has(n.type),
   header,
   scopeFacts,
+  expressionBodyAt,
   clauseOwners: (oldBody, newBody) => {
     const elsesChange = elseCount(oldBody) !== elseCount(newBody);
     return (at) => clauseOwnersAt(oldBody, at, elsesChange);
