@@ -1,3 +1,4 @@
+import { stopTree } from "./stop-tree.ts";
 import { runnerIdResolver } from "../../graph/evidence/test-ids.ts";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,16 +86,19 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
     // A runner may catch SIGTERM and exit on its own terms (node --test exits 0 with the tests it finished):
     // the deadline, not the exit status, says the run is incomplete.
     let timedOut = false;
+    let stopping: Promise<void> | undefined;
     const timer = opts.timeoutMs
       ? setTimeout(() => {
           timedOut = true;
-          proc.kill("SIGTERM");
+          // The runner's workers too: they would go on running the test that never ended.
+          stopping = stopTree(proc.pid);
         }, opts.timeoutMs)
       : undefined;
     // Go prints JSON events on stdout: keep those off the user's screen, show the rest.
     await Promise.all([pump(proc.stdout, out, (opts.stream ?? false) && plan.framework !== "go"), pump(proc.stderr, err, opts.stream ?? false)]);
     exitCode = await proc.exited;
     if (timer) clearTimeout(timer);
+    await stopping;
     if (timedOut) error = `timed out after ${opts.timeoutMs} ms`;
   } catch (e) {
     error = `could not start \`${plan.argv[0]}\`: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
