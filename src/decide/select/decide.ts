@@ -1,6 +1,6 @@
-import { goLeavesOut } from "../../repo/go-build.ts";
 import { dispatchWidens } from "../../code/dynamic-dispatch/rules.ts";
 import { languageForPath } from "../../code/parser.ts";
+import { goLeavesOut } from "../../repo/go-build.ts";
 import type { CoverEdge, EvidenceView, TestInfo } from "./evidence.ts";
 import { BUILD_RULE, buildSentinel, edgesMeetingLines } from "./line-rule.ts";
 import { FAULTS, OVERRIDES, type OverrideRule } from "./overrides.ts";

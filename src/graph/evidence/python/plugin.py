@@ -245,6 +245,14 @@ def _installed_copies():
     return found
 
 
+def _safe_installed_copies():
+    # A check that cannot look (an odd module object, an unreadable folder) must not cost the evidence.
+    try:
+        return _installed_copies()
+    except Exception:
+        return []
+
+
 def pytest_sessionfinish(session, exitstatus):
     _cov.stop()
     if not _OUT:
@@ -270,6 +278,6 @@ def pytest_sessionfinish(session, exitstatus):
         "reports": _reports,
         "reads": {k: sorted(v) for k, v in _reads.items()},
         "collect_errors": _collect_errors,
-        "installed_copies": _installed_copies(),
+        "installed_copies": _safe_installed_copies(),
     }
     _write("evidence-%s-%d.json" % (worker, os.getpid()), out)
