@@ -19,7 +19,9 @@ beforeAll(async () => {
   root = join(base, "repo");
   buildRepo(root, {
     "src/minipkg/__init__.py": "def double(x):\n    return x * 2\n",
-    "tests/test_double.py": "from minipkg import double\n\n\ndef test_double():\n    assert double(2) == 4\n",
+    // An alias package that puts another of the project's packages in its place (as toolz's tlz does).
+    "src/minialias/__init__.py": "import sys\nimport minipkg\n\nsys.modules[__name__] = minipkg\n",
+    "tests/test_double.py": "from minipkg import double\nimport minialias\n\n\ndef test_double():\n    assert double(2) == 4\n    assert minialias.double(1) == 2\n",
   });
   // The same package, copied where an install would put it, first on the path.
   elsewhere = join(base, "site");
@@ -43,7 +45,7 @@ test("tests that import an installed copy of the project's package: evidence nam
   expect(ev.summary).toContain("installed copy of the project");
 }, 120_000);
 
-test("once the tests import the checkout, the check passes and doctor is clean", () => {
+test("once the tests import the checkout (an alias package among them), the check passes and doctor is clean", () => {
   const r = guard(["evidence", "--json"], root, { env: { PYTHONPATH: join(root, "src") } });
   expect(r.code, r.stderr).toBe(0);
   const check = JSON.parse(r.stdout).data.checks.find((c: { name: string }) => c.name === "tests-run-the-checkout");

@@ -230,6 +230,12 @@ def _checkout_packages():
     return out
 
 
+def _checkout_source(real):
+    """A file of the checkout's own sources (not an old build inside it): a package that puts another of the
+    project's packages in its place in sys.modules (toolz's tlz) still runs the checkout."""
+    return _inside(real) and not real.startswith(os.path.join(_ROOT, "build") + os.sep)
+
+
 def _installed_copies():
     """The project's own packages the tests imported from somewhere else (an installed copy): name, where, the checkout's."""
     found = []
@@ -240,7 +246,7 @@ def _installed_copies():
         real = os.path.realpath(f)
         mine = os.path.realpath(path)
         imported = os.path.dirname(real) if os.path.basename(real).startswith("__init__.") else real
-        if imported != mine:
+        if imported != mine and not _checkout_source(real):
             found.append({"name": name, "imported": imported, "checkout": os.path.relpath(path, _ROOT)})
     return found
 
