@@ -9,7 +9,7 @@
  * Projects come from bench/corpus-projects.ts, fetched once into git-ignored bench/.work/overhead/.
  * Each binary gets a GUARD_HOME of its own there, so graphs never mix.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { checkoutCorpusProject, CORPUS } from "./corpus-projects.ts";
@@ -29,8 +29,19 @@ const binaries: [string, string][] = [...(before ? [["before", resolve(before)] 
 const WORK = join(import.meta.dir, ".work", "overhead");
 mkdirSync(WORK, { recursive: true });
 
+/**
+ * BENCH_PYTHON=/path/to/python3.12: the Python rows run on that interpreter (guard finds it as $VIRTUAL_ENV's,
+ * a folder whose bin/python links to it; the plain suite starts it directly).
+ */
+const PYTHON = process.env.BENCH_PYTHON ? resolve(process.env.BENCH_PYTHON) : undefined;
+const VENV = PYTHON ? join(WORK, `venv-${PYTHON.replace(/[^A-Za-z0-9.]+/g, "_")}`) : undefined;
+if (PYTHON && VENV) {
+  mkdirSync(join(VENV, "bin"), { recursive: true });
+  if (!existsSync(join(VENV, "bin", "python"))) symlinkSync(PYTHON, join(VENV, "bin", "python"));
+}
 const env = (home: string): Record<string, string> => ({
   ...(process.env as Record<string, string>),
+  ...(VENV ? { VIRTUAL_ENV: VENV } : {}),
   GUARD_HOME: join(WORK, `home-${home}`),
   GUARD_EVIDENCE_REFRESH: "0",
   GIT_AUTHOR_NAME: "Bench",
@@ -41,10 +52,18 @@ const env = (home: string): Record<string, string> => ({
 /** Wall time, and CPU time (user + system, the process and the children it waited for): less swayed by load. */
 function run(cmd: string[], cwd: string, home = "plain"): { code: number; out: string; err: string; ms: number; cpuMs: number } {
   const t = performance.now();
-  const p = Bun.spawnSync(cmd, { cwd, env: env(home), stdout: "pipe", stderr: "pipe", timeout: 900_000 });
+  const p = Bun.spawnSync(cmd, { cwd, env: { ...env(home), ...(home === "plain" ? plainPython(cwd) : {}) }, stdout: "pipe", stderr: "pipe", timeout: 900_000 });
   const cpu = p.resourceUsage?.cpuTime;
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString(), ms: performance.now() - t, cpuMs: cpu ? Number(cpu.user + cpu.system) / 1000 : NaN };
 }
+/**
+ * The plain suite keeps its bytecode as a developer's machine does, also where PYTHONDONTWRITEBYTECODE is set
+ * (this machine sets it): guard keeps its own under .guard/pycache then, and a plain suite compiling every
+ * module on every run would make guard look cheaper than it is.
+ */
+const plainPython = (cwd: string): Record<string, string> =>
+  process.env.PYTHONDONTWRITEBYTECODE && !process.env.PYTHONPYCACHEPREFIX ? { PYTHONDONTWRITEBYTECODE: "", PYTHONPYCACHEPREFIX: join(cwd, ".guard", "plain-pycache") } : {};
+const plainCommand = (cmd: string[]): string[] => (PYTHON && cmd[0] === "python3" ? [PYTHON, ...cmd.slice(1)] : cmd);
 function must(cmd: string[], cwd: string, home?: string): string {
   const r = run(cmd, cwd, home);
   if (r.code !== 0) throw new Error(`${cmd.join(" ")} exited ${r.code}: ${(r.out + r.err).trim().split("\n").slice(-3).join(" | ")}`);
@@ -64,7 +83,7 @@ for (const p of wanted) {
   if (process.env.FETCH_ONLY) continue;
   for (const [name, bin] of binaries) must([bin, "index", "--json"], dir, name);
   // One warm-up of each (build caches, bytecode), not counted.
-  run(p.plain, dir);
+  run(plainCommand(p.plain), dir);
   const first = new Map<string, number>();
   for (const [name, bin] of binaries) first.set(name, run([bin, "evidence", "--json"], dir, name).ms);
   const plain: number[] = [];
@@ -73,7 +92,7 @@ for (const p of wanted) {
   const evCpu = new Map<string, number[]>(binaries.map(([n]) => [n, []]));
   const share = new Map<string, string>();
   for (let i = 0; i < RUNS; i++) {
-    const pr = run(p.plain, dir);
+    const pr = run(plainCommand(p.plain), dir);
     plain.push(pr.ms);
     plainCpu.push(pr.cpuMs);
     for (const [name, bin] of binaries) {

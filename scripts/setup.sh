@@ -53,6 +53,18 @@ if [[ $dev == 1 ]]; then
     say "pip: pytest-xdist (the evidence tests merge parallel pytest runs)"
     pip_install pytest-xdist==3.8.0
   fi
+  # A Python with sys.monitoring (3.12+): the evidence tests compare its line recorder with coverage.py's.
+  modern=""
+  for c in python3.12 python3.13 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12.*/bin/python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.13.*/bin/python3.13; do
+    if "$c" -c "import sys; sys.monitoring" 2>/dev/null; then modern=$c; break; fi
+  done
+  if [[ -z $modern ]]; then
+    say "warning: no Python 3.12+ found; test/evidence/python-tracers.test.ts needs one"
+  elif ! "$modern" -c "import pytest, coverage" 2>/dev/null; then
+    say "pip for $modern: pytest, coverage (sys.monitoring against coverage.py in the evidence tests)"
+    "$modern" -m pip install -q --disable-pip-version-check pytest==9.2.0 coverage==7.17.5 2>/dev/null ||
+      "$modern" -m pip install -q --disable-pip-version-check --break-system-packages pytest==9.2.0 coverage==7.17.5
+  fi
   command -v go >/dev/null || say "warning: no Go toolchain on PATH; the Go cases need one"
 fi
 

@@ -14,6 +14,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import linesSource from "../../src/graph/evidence/python/lines.py" with { type: "text" };
 import pluginSource from "../../src/graph/evidence/python/plugin.py" with { type: "text" };
 import { detectPythonEnv, missingModules } from "../../src/graph/evidence/python/environment.ts";
 import { pytestTestId, underRoot } from "../../src/graph/evidence/python/ids.ts";
@@ -36,6 +37,7 @@ export const projectPython = (root: string) => detectPythonEnv(root).python;
 export function measure(root: string, python = projectPython(root)): LinesFile {
   const tmp = mkdtempSync(join(tmpdir(), "guard-bench-lines-"));
   writeFileSync(join(tmp, "guard_evidence.py"), pluginSource);
+  writeFileSync(join(tmp, "guard_evidence_lines.py"), linesSource);
   const out = join(tmp, "out");
   const r = Bun.spawnSync([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", ...(missingModules(python, ["pytest_cov"], root).length === 0 ? ["--no-cov"] : []), "-p", "guard_evidence", "--continue-on-collection-errors"], {
     cwd: root,

@@ -42,3 +42,9 @@ export function missingModules(python: string, modules: string[], cwd: string): 
   if (r.exitCode !== 0) return modules;
   return r.stdout.toString().trim().split(/\s+/).filter(Boolean);
 }
+
+/** The interpreter has sys.monitoring (Python 3.12+): guard's plugin records lines without coverage.py. */
+export function hasMonitoring(python: string, cwd: string): boolean {
+  const r = Bun.spawnSync([python, "-c", "import sys; sys.monitoring"], { cwd, stdout: "ignore", stderr: "ignore" });
+  return r.exitCode === 0;
+}

@@ -1,7 +1,8 @@
 """pytest plugin guard loads with `-p guard_evidence` to record per-test evidence.
 
-Coverage contexts: "" while modules are imported (collection), then each test's node id for its
-setup, call and teardown phases (so the phases are unioned). One JSON file per process, so xdist
+Line contexts (guard_evidence_lines.py: sys.monitoring on Python 3.12+, coverage.py before): "" while
+modules are imported (collection), then each test's node id for its setup, call and teardown phases (so the
+phases are unioned). One JSON file per process, so xdist
 workers write theirs and guard merges them.
 
 GUARD_SHARD=k/N: this process is one of N that guard started; it keeps its share of the collected items
@@ -51,24 +52,15 @@ def _audit(event, args):
 
 
 import pytest  # noqa: E402
-import coverage  # noqa: E402  (COVERAGE_CORE is read when the collector starts)
+from guard_evidence_lines import recorder  # noqa: E402
 
-_cov = coverage.Coverage(
-    data_file=None,
-    config_file=False,
-    branch=False,
-    source=[_ROOT],
-    omit=[d + "*" for d in _SKIP_DIRS] + ["*/site-packages/*"],
+_lines = recorder(
+    _ROOT,
+    [d + "*" for d in _SKIP_DIRS] + ["*/site-packages/*"],
+    lambda real: _inside(real) and os.path.isfile(real),
 )
-_cov.start()
+_lines.start()
 sys.addaudithook(_audit)
-
-
-def _core():
-    for key, value in _cov.sys_info():
-        if key == "core":
-            return str(value)
-    return "unknown"
 
 
 # A fixture of class, module, package or session scope runs once, in the setup of the first test that
@@ -97,7 +89,7 @@ def _shared_fixtures(item):
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     _current[0] = item.nodeid
-    _cov.switch_context(item.nodeid)
+    _lines.switch(item.nodeid)
     shared = _shared_fixtures(item)
     if shared:
         _fixtures_of[item.nodeid] = shared
@@ -110,12 +102,12 @@ def pytest_fixture_setup(fixturedef, request):
         return
     outer = _current[0]
     _current[0] = _fixture_key(fixturedef)
-    _cov.switch_context(_current[0])
+    _lines.switch(_current[0])
     try:
         yield
     finally:
         _current[0] = outer
-        _cov.switch_context(outer)
+        _lines.switch(outer)
 
 
 def _fold_fixtures(by_context, reads):
@@ -260,25 +252,20 @@ def _safe_installed_copies():
 
 
 def pytest_sessionfinish(session, exitstatus):
-    _cov.stop()
+    _lines.stop()
     if not _OUT:
         return
-    data = _cov.get_data()
     coverage_by_context = {}
-    for path in data.measured_files():
-        real = os.path.realpath(path)
-        if not _inside(real):
-            continue
-        rel = os.path.relpath(real, _ROOT)
-        for line, contexts in data.contexts_by_lineno(path).items():
-            for ctx in contexts:
-                coverage_by_context.setdefault(ctx, {}).setdefault(rel, []).append(line)
+    for ctx, files in _lines.by_context().items():
+        for real, lines in files.items():
+            if _inside(real):
+                coverage_by_context.setdefault(ctx, {})[os.path.relpath(real, _ROOT)] = sorted(lines)
     _fold_fixtures(coverage_by_context, _reads)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     out = {
         "rootdir": _rootdir(session.config),
         "xdist": _run["xdist"],
-        "core": _core(),
+        "core": _lines.core,
         "worker": worker,
         "coverage": coverage_by_context,
         "reports": _reports,

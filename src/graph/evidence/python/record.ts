@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pluginSource from "./plugin.py" with { type: "text" };
+import linesSource from "./lines.py" with { type: "text" };
 import shardSource from "./shard.py" with { type: "text" };
 import { addLines, emptyEvidence, type Evidence, type Outcome, type RecordedTest } from "../types.ts";
 import { cores } from "../pool.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
-import { detectPythonEnv, missingModules, type PythonEnv } from "./environment.ts";
+import { detectPythonEnv, hasMonitoring, missingModules, type PythonEnv } from "./environment.ts";
 import { pytestFile, pytestName, pytestSelector, pytestTestId, underRoot } from "./ids.ts";
 import { normalExit, readPytestOutput, runPytest, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
 import { recordShards } from "./shards.ts";
@@ -32,7 +33,8 @@ export interface PytestOptions {
 }
 
 /** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
-const SWITCHING_CORES = new Set(["CTracer", "PyTracer"]);
+/** Line recorders that tell tests apart (lines.py): coverage.py's tracers with dynamic contexts, and sys.monitoring. */
+const SWITCHING_CORES = new Set(["CTracer", "PyTracer", "sys.monitoring"]);
 
 /** xdist options: the suite already runs in several processes, guard adds none of its own. */
 const XDIST_ARG = /^(-n|--numprocesses|--tx)(=|$)|^-n\S/;
@@ -63,6 +65,7 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   try {
     writeFileSync(join(work, "guard_evidence.py"), pluginSource);
     writeFileSync(join(work, "guard_evidence_shard.py"), shardSource);
+    writeFileSync(join(work, "guard_evidence_lines.py"), linesSource);
     const out = join(work, "out");
     // A module that fails to collect must not stop the others from running: their evidence is kept.
     const args = [...(opts.args ?? [])];
@@ -99,9 +102,12 @@ function singleRun(exit: PytestExit, output: PytestOutput): Evidence {
   return ev;
 }
 
-/** Checks pytest and coverage are there (installing them when asked); says whether pytest-cov is. */
+/**
+ * Checks pytest is there, and coverage.py where the recorder needs it (Pythons before 3.12, which have no
+ * sys.monitoring), installing them when asked; says whether pytest-cov is.
+ */
 function ensureTools(env: PythonEnv, dir: string, install: boolean): { pytestCov: boolean } {
-  const need = ["pytest", "coverage"];
+  const need = ["pytest", ...(process.env.GUARD_EVIDENCE_TRACER === "coverage" || !hasMonitoring(env.python, dir) ? ["coverage"] : [])];
   let missing = missingModules(env.python, [...need, "pytest_cov"], dir);
   const pytestCov = !missing.includes("pytest_cov");
   missing = missing.filter((m) => need.includes(m));
@@ -134,7 +140,7 @@ export function toEvidence(workers: WorkerFile[], collected?: Iterable<string>):
         "that core credits a line only to the first test that runs it, so evidence would be silently incomplete",
         "use a coverage.py build with its C tracer (COVERAGE_CORE=ctrace), e.g. `python -m pip install --force-reinstall coverage`",
       );
-  ev.notes.push(`coverage core: ${[...cores].join(", ")}`);
+  ev.notes.push(`line tracer: ${[...cores].map((c) => (c === "sys.monitoring" ? c : `coverage.py ${c}`)).join(", ")}`);
 
   const byId = new Map<string, RecordedTest>();
   const phases = new Map<string, Outcome>();
