@@ -10,7 +10,7 @@ import { lineTable } from "../../src/graph/evidence/js/source-map.ts";
 import { executedLines, executedOriginal } from "../../src/graph/evidence/js/v8-lines.ts";
 import { parseCoverProfile, parseVerboseResults } from "../../src/graph/evidence/go/profile.ts";
 import { pytestSelector, pytestTestId } from "../../src/graph/evidence/python/ids.ts";
-import { graphOutcome, toEvidence } from "../../src/graph/evidence/python/record.ts";
+import { graphOutcome, processCount, toEvidence } from "../../src/graph/evidence/python/record.ts";
 import { withSuitePrefix } from "../../src/graph/evidence/python/shards.ts";
 import { resolveTestId, templatesOf } from "../../src/graph/evidence/test-ids.ts";
 
@@ -131,4 +131,16 @@ test("bun JUnit: nested describes give the title path, failures and skips; lcov 
     { id: "later", outcome: "skipped", durationMs: 0 },
   ]);
   expect([...parseLcov("TN:\nSF:src/a.ts\nDA:1,2\nDA:2,0\nDA:3,1\nend_of_record\n")]).toEqual([["src/a.ts", [1, 3]]]);
+});
+
+test("pytest processes: each is handed at least half a second of the last recording's test time", () => {
+  const durations = (ms: number[]) => Object.fromEntries(ms.map((v, i) => [`tests/test_a.py::test_${i}`, v]));
+  // toolz: 0.14 s of tests, one process (a second would pay Python's start and the collection again).
+  expect(processCount({ root: ".", parallel: 2, durations: durations([100, 40]) })).toBe(1);
+  // pyflakes: 1.5 s of tests, both cores.
+  expect(processCount({ root: ".", parallel: 2, durations: durations([900, 600]) })).toBe(2);
+  expect(processCount({ root: ".", parallel: 8, durations: durations([900, 600]) })).toBe(3);
+  // Nothing recorded yet: every core. A refresh of one test: one process.
+  expect(processCount({ root: ".", parallel: 2 })).toBe(2);
+  expect(processCount({ root: ".", parallel: 2, select: ["tests/test_a.py::test_0"], durations: durations([5000]) })).toBe(1);
 });

@@ -32,8 +32,10 @@ export interface PytestOptions {
   failedBefore?: string[];
 }
 
-/** Cores that can credit one line to several tests. sys.monitoring ("SysMonitor") cannot. */
-/** Line recorders that tell tests apart (lines.py): coverage.py's tracers with dynamic contexts, and sys.monitoring. */
+/**
+ * Recorders that credit one line to every test that runs it (lines.py): coverage.py's tracers with a context
+ * per test, and guard's own sys.monitoring recorder. coverage.py's "SysMonitor" core cannot.
+ */
 const SWITCHING_CORES = new Set(["CTracer", "PyTracer", "sys.monitoring"]);
 
 /** xdist options: the suite already runs in several processes, guard adds none of its own. */
@@ -41,12 +43,13 @@ const XDIST_ARG = /^(-n|--numprocesses|--tx)(=|$)|^-n\S/;
 const usesXdist = (args: readonly string[]) => args.some((a) => XDIST_ARG.test(a)) || (process.env.PYTEST_ADDOPTS ?? "").split(/\s+/).some((a) => XDIST_ARG.test(a));
 
 /**
- * Each process starts Python and collects the whole suite (half a second of CPU or so on the corpus's
- * suites), so one more pays off only with about a second of tests to hand it (the last recording's
- * durations, when guard has them). A refresh of a few tests needs no more processes than it has tests.
+ * Each process starts Python and collects the whole suite (a quarter to half a second of CPU on the
+ * corpus's suites), so each one is handed at least half a second of tests (by the last recording's
+ * durations, when guard has them): pyflakes, 1.5 s of tests, records in 2.4 s with two processes and 3.3 s
+ * with one. A refresh of a few tests needs no more processes than it has tests.
  */
-const TEST_MS_PER_PROCESS = 1000;
-function processCount(opts: PytestOptions): number {
+const TEST_MS_PER_PROCESS = 500;
+export function processCount(opts: PytestOptions): number {
   let count = Math.min(opts.parallel ?? cores(), opts.select?.length ?? Infinity);
   const durations = opts.durations ?? {};
   if (Object.keys(durations).length > 0) {
