@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pluginSource from "./plugin.py" with { type: "text" };
@@ -7,7 +7,7 @@ import shardSource from "./shard.py" with { type: "text" };
 import { addLines, emptyEvidence, type Evidence, type Outcome, type RecordedTest } from "../types.ts";
 import { cores } from "../pool.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
-import { detectPythonEnv, hasMonitoring, missingModules, type PythonEnv } from "./environment.ts";
+import { detectPythonEnv, probePython, type PythonEnv } from "./environment.ts";
 import { pytestFile, pytestName, pytestSelector, pytestTestId, underRoot } from "./ids.ts";
 import { normalExit, readPytestOutput, runPytest, type PytestExit, type PytestOutput, type WorkerFile } from "./run.ts";
 import { recordShards } from "./shards.ts";
@@ -62,7 +62,7 @@ export function processCount(opts: PytestOptions): number {
 export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
   const dir = opts.dir ?? opts.root;
   const env = opts.env ?? detectPythonEnv(dir);
-  const { pytestCov } = ensureTools(env, dir, opts.install ?? false);
+  const { pytestCov, python } = ensureTools(env, dir, opts.install ?? false);
 
   const work = mkdtempSync(join(tmpdir(), "guard-pytest-"));
   try {
@@ -72,7 +72,7 @@ export async function recordPytest(opts: PytestOptions): Promise<Evidence> {
     const out = join(work, "out");
     // A module that fails to collect must not stop the others from running: their evidence is kept.
     const args = [...(opts.args ?? [])];
-    const argv = [env.python, "-m", "pytest", "-p", "guard_evidence", ...coveragePluginArgs(pytestCov), "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
+    const argv = [python, "-m", "pytest", "-p", "guard_evidence", ...coveragePluginArgs(pytestCov), "-p", "no:cacheprovider", "-q", "-rN", "--continue-on-collection-errors", ...args];
     const cmd = { root: opts.root, dir, work, argv, select: opts.select ?? [] };
     const count = usesXdist(args) ? 1 : processCount(opts);
     if (count > 1) {
@@ -107,19 +107,34 @@ function singleRun(exit: PytestExit, output: PytestOutput): Evidence {
 
 /**
  * Checks pytest is there, and coverage.py where the recorder needs it (Pythons before 3.12, which have no
- * sys.monitoring), installing them when asked; says whether pytest-cov is.
+ * sys.monitoring, or GUARD_EVIDENCE_TRACER=coverage), installing them when asked; says whether pytest-cov is
+ * and which interpreter to start.
  */
-function ensureTools(env: PythonEnv, dir: string, install: boolean): { pytestCov: boolean } {
-  const need = ["pytest", ...(process.env.GUARD_EVIDENCE_TRACER === "coverage" || !hasMonitoring(env.python, dir) ? ["coverage"] : [])];
-  let missing = missingModules(env.python, [...need, "pytest_cov"], dir);
-  const pytestCov = !missing.includes("pytest_cov");
-  missing = missing.filter((m) => need.includes(m));
+function ensureTools(env: PythonEnv, dir: string, install: boolean): { pytestCov: boolean; python: string } {
+  let probe = probePython(env.python, ["pytest", "coverage", "pytest_cov"], dir);
+  const need = ["pytest", ...(process.env.GUARD_EVIDENCE_TRACER === "coverage" || !probe.monitoring ? ["coverage"] : [])];
+  const pytestCov = !probe.missing.includes("pytest_cov");
+  let missing = probe.missing.filter((m) => need.includes(m));
   if (missing.length > 0 && install) {
     Bun.spawnSync([env.python, "-m", "pip", "install", ...missing], { cwd: dir, stdout: "inherit", stderr: "inherit" });
-    missing = missingModules(env.python, need, dir);
+    probe = probePython(env.python, need, dir);
+    missing = probe.missing;
   }
   if (missing.length > 0) throw toolMissing(missing.join(" and "), `${env.kind} (${env.python})`, env.addCommand(missing.join(" ")));
-  return { pytestCov };
+  return { pytestCov, python: probe.executable && isShim(env.python) ? probe.executable : env.python };
+}
+
+/**
+ * A version manager's shim (pyenv, asdf, mise), which only picks an interpreter (for this directory) and
+ * costs a tenth of a second a start: guard starts what it picked. Any other wrapper is started as it is,
+ * since it may set up the environment too.
+ */
+function isShim(python: string): boolean {
+  try {
+    return /\/shims\/[^/]+$/.test(realpathSync(python));
+  } catch {
+    return false;
+  }
 }
 
 /**
