@@ -63,7 +63,9 @@ function run(cmd: string[], cwd: string, home = "plain"): { code: number; out: s
  */
 const plainPython = (cwd: string): Record<string, string> =>
   process.env.PYTHONDONTWRITEBYTECODE && !process.env.PYTHONPYCACHEPREFIX ? { PYTHONDONTWRITEBYTECODE: "", PYTHONPYCACHEPREFIX: join(cwd, ".guard", "plain-pycache") } : {};
-const plainCommand = (cmd: string[]): string[] => (PYTHON && cmd[0] === "python3" ? [PYTHON, ...cmd.slice(1)] : cmd);
+/** The plain suite starts the interpreter itself, not a version manager's shim (guard skips the shim too). */
+const PLAIN_PYTHON = PYTHON ?? (Bun.spawnSync(["python3", "-c", "import sys; print(sys.executable)"], { stdout: "pipe" }).stdout.toString().trim() || "python3");
+const plainCommand = (cmd: string[]): string[] => (cmd[0] === "python3" ? [PLAIN_PYTHON, ...cmd.slice(1)] : cmd);
 function must(cmd: string[], cwd: string, home?: string): string {
   const r = run(cmd, cwd, home);
   if (r.code !== 0) throw new Error(`${cmd.join(" ")} exited ${r.code}: ${(r.out + r.err).trim().split("\n").slice(-3).join(" | ")}`);

@@ -2,7 +2,8 @@
 // (a third of the cost on the corpus). The evidence must not change with it: the Python fixture's golden
 // (written from coverage.py on the machine's python3) holds on 3.12, and on shapes where the two could part
 // (a source file loaded twice as two modules, a thread, a generator, a session fixture, a module imported
-// inside a test) both recorders give the same edges with the same lines. Real pytest on a real Python 3.12
+// inside a test, a 1,200-line table module) both recorders give the same edges with the same lines; a code
+// object too large for line events is credited whole (more lines, never fewer). Real pytest on a real Python 3.12
 // (setup.sh installs pytest into it), a real engine.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { PYTHON_FILES } from "../../fixtures/evidence/python/build.ts";
 import { buildRepo } from "../../fixtures/evidence/repo.ts";
 import type { Graph } from "../../src/graph/client.ts";
+import { decodeLines } from "../../src/graph/evidence/line-sets.ts";
 import { recordEvidence } from "../../src/graph/evidence/record.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { golden, graphEvidence } from "./golden.ts";
@@ -59,7 +61,14 @@ async function edgesWithLines(graph: Graph): Promise<string[]> {
   return [...rows.map((r) => `${r.t} <- ${r.f} [${r.lines ?? ""}]`), ...imports.rows.map((r) => `import ${r.f} ${r.n}`)].sort();
 }
 
+// A generated table module: a code object of 1,200 lines, which the sys.monitoring recorder credits whole
+// (line events in a code object that size cost CPython tens of microseconds each).
+const TABLE = Array.from({ length: 1200 }, (_, i) => `T${i} = ${i} * 2\n`).join("") + "\n\ndef lookup(i):\n    return globals()['T%d' % i]\n";
+// A function of 1,100 lines with a branch no test takes: credited whole, so more lines than ran, never fewer.
+const BIG = `def big(flag):\n    x = 0\n${Array.from({ length: 1100 }, (_, i) => `    x += ${i}\n`).join("")}    if flag:\n        x = -1\n    return x\n`;
+
 const SHAPES: Record<string, string> = {
+  "pkg/table.py": TABLE,
   "pkg/twice.py": "def ident(x):\n    if x:\n        return x\n    return None\n",
   "pkg/flow.py": `import threading
 
@@ -121,6 +130,12 @@ def test_table(table):
 
 def test_table_again(table):
     assert len(table) == 3
+
+
+def test_lookup():
+    from pkg.table import lookup
+
+    assert lookup(3) == 6
 `,
 };
 
@@ -151,5 +166,27 @@ test("sys.monitoring and coverage.py give the same edges and lines, on shapes wh
   expect(covering("pkg/twice.py::ident")).toEqual(["tests/test_shapes_more.py::test_first_copy", "tests/test_shapes_more.py::test_second_copy"]);
   expect(covering("pkg/flow.py::in_thread.work")).toEqual(["tests/test_shapes_more.py::test_thread"]);
   expect(covering("pkg/flow.py::numbers")).toEqual(["tests/test_shapes_more.py::test_table", "tests/test_shapes_more.py::test_table_again", "tests/test_shapes_more.py::test_thread"]);
+  expect(covering("pkg/table.py::lookup")).toEqual(["tests/test_shapes_more.py::test_lookup"]);
+  // Imported inside that test, the table's 1,200 module lines are its own (and the same under both).
+  expect(covering("pkg/table.py::<module>")).toEqual(["tests/test_shapes_more.py::test_lookup"]);
   expect(existsSync(join(dir, ".coverage"))).toBe(false);
+}, 120_000);
+
+test("a code object too large for line events is credited whole: the same tests, more lines than ran, never fewer", async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), "guard-ev-large-")), "repo");
+  buildRepo(dir, { "pkg/__init__.py": "", "pkg/big.py": BIG, "tests/test_big.py": "from pkg.big import big\n\n\ndef test_big():\n    assert big(False) == sum(range(1100))\n\n\ndef test_other():\n    assert True\n" });
+  const byMonitoring = engine.graph();
+  await record(dir, byMonitoring);
+  const byCoverage = engine.graph();
+  await record(dir, byCoverage, "coverage");
+  const edges = async (graph: Graph) => (await graph.roQuery(`MATCH (f:Function {id: "pkg/big.py::big"})-[r:COVERED_BY]->(t:Test) RETURN t.id AS t, r.lines AS lines`)).rows;
+  const [m] = await edges(byMonitoring);
+  const [c] = await edges(byCoverage);
+  expect([m?.t, c?.t]).toEqual(["tests/test_big.py::test_big", "tests/test_big.py::test_big"]);
+  const ran = (v: unknown) => new Set((decodeLines(String(v)) ?? []).flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i)));
+  const mLines = ran(m!.lines);
+  const cLines = ran(c!.lines);
+  expect([...cLines].every((l) => mLines.has(l))).toBe(true);
+  // The untaken `x = -1` counts under sys.monitoring only.
+  expect(mLines.size).toBe(cLines.size + 1);
 }, 120_000);
