@@ -59,13 +59,16 @@ export function checkoutCorpusProject(p: CorpusProject, dir: string, downloads: 
  */
 export function corpusVenv(): string {
   const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "guard-test-projects", "venvs");
-  const venv = join(cache, "pytest-9.2.0-testmon-2.2.0");
+  // BENCH_PYTHON=/path/to/python3.12: the Python rows run on that interpreter (a virtualenv of its own).
+  const python = process.env.BENCH_PYTHON ?? "python3";
+  const version = Bun.spawnSync([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { stdout: "pipe" }).stdout.toString().trim();
+  const venv = join(cache, `pytest-9.2.0-testmon-2.2.0${process.env.BENCH_PYTHON ? `-py${version}` : ""}`);
   if (existsSync(join(venv, "bin", "pytest")) && existsSync(join(venv, "bin", "coverage")) && existsSync(join(venv, "lib"))) {
     const site = readdirSync(join(venv, "lib"))[0];
     if (site && existsSync(join(venv, "lib", site, "site-packages", "testmon"))) return venv;
   }
   mkdirSync(cache, { recursive: true });
-  must(["python3", "-m", "venv", "--clear", venv], cache);
+  must([python, "-m", "venv", "--clear", venv], cache);
   must([join(venv, "bin", "pip"), "install", "-q", "pytest==9.2.0", "coverage==7.17.5", "pytest-testmon==2.2.0"], cache);
   return venv;
 }
