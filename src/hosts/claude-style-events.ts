@@ -1,5 +1,6 @@
 import type * as v from "valibot";
 import { obj, optBool, optStr } from "./payload.ts";
+import { STOP_HOOK_TIMEOUT_SECONDS } from "./stop-timeout.ts";
 import type { HostEventSpec } from "./types.ts";
 
 /**
@@ -11,7 +12,7 @@ export function stopEvent(common: v.ObjectEntries, id: string, native: string): 
     id,
     native,
     maps: ["stop"],
-    entryExtra: { timeout: 600 },
+    entryExtra: { timeout: STOP_HOOK_TIMEOUT_SECONDS },
     installByDefault: true,
     schema: obj({ ...common, stop_hook_active: optBool }),
     decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),

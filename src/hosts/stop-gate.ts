@@ -4,6 +4,7 @@ import { ensureStateDir } from "../state/paths.ts";
 import { describeError } from "../kernel/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
+import { stopTestsDeadlineMs } from "./stop-timeout.ts";
 import type { HookVerdict } from "./types.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 
@@ -120,7 +121,7 @@ export async function stopGate(input: StopInput): Promise<StopOutcome> {
     }
     ({ failureKey, report, failed } = state.lastRed);
   } else {
-    const result = await (input.run ?? runSelectedTests)(root);
+    const result = await (input.run ?? ((r: string) => runSelectedTests(r, { timeoutMs: stopTestsDeadlineMs(r) })))(root);
     ran = true;
     durationMs = result.durationMs;
     level = result.level;

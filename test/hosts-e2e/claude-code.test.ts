@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { guard, guardOnPath } from "../helpers/repo.ts";
 import { MISSING_GUARD } from "../../src/hosts/invocation.ts";
-import { auditLog, CALC, installedProject, newHome, OUTBOUND, PY, SECRET, secretProject, uploadTarget } from "./projects.ts";
+import { auditLog, CALC, HANGING_TEST, installedProject, newHome, OUTBOUND, PY, SECRET, secretProject, uploadTarget } from "./projects.ts";
+import { pidRunning } from "../../src/state/process.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { bash, call, contextTexts, runClaude, say } from "./claude-session.ts";
 import { mkdtempSync } from "node:fs";
@@ -125,6 +126,43 @@ describe("Claude Code runs guard's hooks", () => {
     const stops = auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.code);
     expect(stops).toEqual(["STOP_TESTS_FAILED", "STOP_TESTS_PASSED"]);
     expect(s.result).toBe("fixed");
+  }, 240_000);
+
+  test("Stop with a test that never ends: the gate's run ends at its deadline, the model is told it timed out, nothing of it is left", async () => {
+    const out = mkdtempSync(join(tmpdir(), "guard-hang-"));
+    const { root, home } = project({ ...PY, "test_hang.py": HANGING_TEST, "guard.json": JSON.stringify({ gate: { timeoutSeconds: 5 } }) });
+    writeFileSync(join(root, "test_hang.py"), HANGING_TEST + "# touched\n"); // the agent's change: the hanging test runs
+    const s = await runClaude(root, home, (turn) => say(turn === 0 ? "done" : "stopping"), { env: { HANG: out } });
+    expect(s.exitCode).toBe(0);
+    const told = s.requests.flatMap(contextTexts).find((t) => t.includes("timed out after 5000 ms"));
+    expect(told).toBeDefined();
+    const [pytest, child] = ["pytest.pid", "child.pid"].map((f) => Number(readFileSync(join(out, f), "utf8")));
+    expect([pidRunning(pytest!), pidRunning(child!)]).toEqual([false, false]);
+    expect(auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.decision)[0]).toBe("BLOCK");
+  }, 240_000);
+
+  // Claude Code ends a timed-out hook's whole process group itself (this passes without guard's own stop too);
+  // Gemini CLI signals guard alone, where guard's stop of its runners is what leaves nothing (gemini.test.ts).
+  test("Stop with a test that never ends, past the host's own hook timeout: Claude Code stops the hook, and nothing of the run is left", async () => {
+    const out = mkdtempSync(join(tmpdir(), "guard-hang-"));
+    const { root, home } = project({ ...PY, "test_hang.py": HANGING_TEST });
+    writeFileSync(join(root, "test_hang.py"), HANGING_TEST + "# touched\n");
+    // A user's shorter timeout for the Stop hook (guard installs 600 s): Claude Code stops the hook at 8 s.
+    const settings = join(root, ".claude", "settings.local.json");
+    const cfg = JSON.parse(readFileSync(settings, "utf8"));
+    for (const entry of cfg.hooks.Stop) for (const h of entry.hooks) h.timeout = 8;
+    writeFileSync(settings, JSON.stringify(cfg, null, 2));
+    const started = Date.now();
+    const s = await runClaude(root, home, () => say("done"), { env: { HANG: out } });
+    expect(s.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(120_000);
+    expect(existsSync(join(out, "child.pid"))).toBe(true);
+    const [pytest, child] = ["pytest.pid", "child.pid"].map((f) => Number(readFileSync(join(out, f), "utf8")));
+    const gone = async () => {
+      for (let i = 0; i < 60 && (pidRunning(pytest!) || pidRunning(child!)); i++) await Bun.sleep(100);
+      return [pidRunning(pytest!), pidRunning(child!)];
+    };
+    expect(await gone()).toEqual([false, false]);
   }, 240_000);
 
   test("Stop on a clean tree that was green before is answered from the cache, without running tests", async () => {

@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { buildWhyRepo } from "../../src/cli/demo/why-scenario.ts";
 import { join } from "node:path";
 import { guard, guardOnPath } from "../helpers/repo.ts";
-import { auditLog, CALC, installedProject, installStatus, newHome, OUTBOUND, PY, SECRET, secretProject, truncateConfig, uploadTarget } from "./projects.ts";
+import { auditLog, CALC, HANGING_TEST, installedProject, installStatus, newHome, OUTBOUND, PY, SECRET, secretProject, truncateConfig, uploadTarget } from "./projects.ts";
 import { HOST_CLIS, hostCli } from "./host-clis.ts";
 import { runGemini, shell, text } from "./gemini-session.ts";
+import { pidRunning } from "../../src/state/process.ts";
 
 
 let bin = "";
@@ -76,6 +77,27 @@ describe("Gemini CLI runs guard's hooks", () => {
     expect(s.exitCode).toBe(0);
     expect(readFileSync(join(root, "calc.py"), "utf8")).toBe(CALC);
     expect(auditLog(root).filter((e) => e.type === "hook.stop").map((e) => e.code)).toEqual(["STOP_TESTS_FAILED", "STOP_TESTS_PASSED"]);
+  }, 240_000);
+
+  test("Stop (AfterAgent) with a test that never ends, past the hook's timeout: Gemini CLI stops guard, and guard takes the test down with it", async () => {
+    const out = mkdtempSync(join(tmpdir(), "guard-hang-"));
+    const { root, home } = project({ ...PY, "test_hang.py": HANGING_TEST });
+    writeFileSync(join(root, "test_hang.py"), HANGING_TEST + "# touched\n"); // the agent's change: the hanging test runs
+    // A user's shorter timeout for AfterAgent (guard installs 600 s): Gemini CLI stops the hook at 8 s.
+    const settings = join(root, ".gemini", "settings.json");
+    const cfg = JSON.parse(readFileSync(settings, "utf8"));
+    for (const entry of cfg.hooks.AfterAgent) for (const h of entry.hooks) h.timeout = 8000;
+    writeFileSync(settings, JSON.stringify(cfg, null, 2));
+    process.env.HANG = out;
+    try {
+      const s = await runGemini(root, home, turns(text("done"), text("done")), [bin]);
+      expect(s.exitCode).toBe(0);
+    } finally {
+      delete process.env.HANG;
+    }
+    const [pytest, child] = ["pytest.pid", "child.pid"].map((f) => Number(readFileSync(join(out, f), "utf8")));
+    for (let i = 0; i < 60 && (pidRunning(pytest!) || pidRunning(child!)); i++) await Bun.sleep(100);
+    expect([pidRunning(pytest!), pidRunning(child!)]).toEqual([false, false]);
   }, 240_000);
 
   test("Stop on a clean tree that was green before is answered from the cache, without running tests", async () => {

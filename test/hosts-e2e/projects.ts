@@ -10,6 +10,23 @@ import { join } from "node:path";
 export const CALC = "def add(a, b):\n    return a + b\n";
 export const PY = { "calc.py": CALC, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n", "pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n' };
 
+/**
+ * A test that never ends once HANG names a folder: it writes its pid there, starts a child that ignores
+ * SIGTERM (its pid there too), and sleeps for an hour. Without HANG it passes at once.
+ */
+export const HANGING_TEST = `import os, subprocess, time
+
+
+def test_hang():
+    out = os.environ.get("HANG")
+    if not out:
+        return
+    with open(os.path.join(out, "pytest.pid"), "w") as f:
+        f.write(str(os.getpid()))
+    subprocess.Popen(["sh", "-c", "trap '' TERM; echo $$ > " + os.path.join(out, "child.pid") + "; while :; do sleep 0.05; done"])
+    time.sleep(3600)
+`;
+
 /** A repository with guard's hooks for `host` installed as a user installs them (`guard` on PATH from `bin`). */
 export function installedProject(host: string, bin: string, files: Record<string, string> = { "README.md": "demo\n" }, extra: string[] = []) {
   const root = makeRepo(files);

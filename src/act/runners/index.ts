@@ -1,4 +1,4 @@
-import { stopTree } from "./stop-tree.ts";
+import { stopTree, tracked } from "../../state/process-tree.ts";
 import { runnerIdResolver } from "../../graph/evidence/test-ids.ts";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,7 +74,7 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
   let exitCode = -1;
   let error: string | undefined;
   try {
-    const proc = Bun.spawn(plan.argv, {
+    const proc = tracked(Bun.spawn(plan.argv, {
       cwd: plan.cwd,
       // The tests see the environment a plain start gives them: no colour settings of guard's (a colour test
       // would fail); results come from the runners' own result files, and output that is read is stripped.
@@ -82,7 +82,7 @@ export async function executePlan(plan: RunPlan, opts: RunOptions = {}): Promise
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-    });
+    }));
     // A runner may catch SIGTERM and exit on its own terms (node --test exits 0 with the tests it finished):
     // the deadline, not the exit status, says the run is incomplete.
     let timedOut = false;

@@ -5,6 +5,7 @@ import { existing } from "../detect.ts";
 import { obj, optStr, anyObj, pickString } from "../payload.ts";
 import type { HostRecord, TextEdit } from "../types.ts";
 import { promptAndSessionEvents } from "../claude-style-events.ts";
+import { STOP_HOOK_TIMEOUT_SECONDS } from "../stop-timeout.ts";
 
 const EDIT_TOOLS = new Set(["write_file", "replace", "edit"]);
 const common = { session_id: optStr, cwd: optStr, hook_event_name: optStr, transcript_path: optStr, timestamp: optStr };
@@ -78,7 +79,7 @@ export const gemini: HostRecord = {
       id: "after-agent",
       native: "AfterAgent",
       maps: ["stop"],
-      entryExtra: { timeout: 600000 },
+      entryExtra: { timeout: STOP_HOOK_TIMEOUT_SECONDS * 1000 },
       installByDefault: true,
       schema: obj({ ...common, stop_hook_active: v.optional(v.boolean()) }),
       decode: (p) => ({ event: "stop", sessionId: p.session_id, cwd: p.cwd ?? "", stopHookActive: p.stop_hook_active === true }),

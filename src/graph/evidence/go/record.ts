@@ -7,6 +7,7 @@ import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { cores, runPool } from "../pool.ts";
 import { parseCoverProfile, parseVerboseResults } from "./profile.ts";
 import { filesCompiled, makeGoShim, readGoCalls, shimEnv } from "./toolchain-children.ts";
+import { tracked } from "../../../state/process-tree.ts";
 
 export interface GoOptions {
   root: string;
@@ -97,12 +98,12 @@ export async function recordGo(opts: GoOptions): Promise<Evidence> {
           // (`os.Args[0] -test.run=…`) writes its counters there when it exits, and the binary's end of
           // run merges every counter file of its own build found there into the profile.
           if (coverDirs) mkdirSync(coverDir);
-          const proc = Bun.spawn([bin, `-test.run=^${name}$`, "-test.v", "-test.count=1", `-test.coverprofile=${profile}`, ...(coverDirs ? [`-test.gocoverdir=${coverDir}`] : [])], {
+          const proc = tracked(Bun.spawn([bin, `-test.run=^${name}$`, "-test.v", "-test.count=1", `-test.coverprofile=${profile}`, ...(coverDirs ? [`-test.gocoverdir=${coverDir}`] : [])], {
             cwd: pkg.dir,
             env: { ...process.env, ...(coverDirs ? { GOCOVERDIR: coverDir } : {}), ...shimEnv(shim, goCalls) },
             stdout: "pipe",
             stderr: "pipe",
-          });
+          }));
           const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
           const result = parseVerboseResults(out).get(name);
           const test: RecordedTest = {

@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { cores, runPool } from "../pool.ts";
 import { recordingFailed, tail, toolMissing } from "../tool-missing.ts";
 import { addLines, emptyEvidence, type Evidence, type Outcome } from "../types.ts";
+import { tracked } from "../../../state/process-tree.ts";
 
 /**
  * bun test: its coverage cannot be taken at test boundaries from inside the process (bun is not V8 and
@@ -102,10 +103,10 @@ export async function recordBun(opts: BunOptions): Promise<Evidence> {
   try {
     const jobs = files.map((file, i) => async () => {
       const out = join(work, String(i));
-      const proc = Bun.spawn(
+      const proc = tracked(Bun.spawn(
         [bun, "test", "--coverage", "--coverage-reporter=lcov", `--coverage-dir=${out}`, "--reporter=junit", `--reporter-outfile=${join(out, "junit.xml")}`, `./${file}`],
         { cwd: opts.dir, stdout: "pipe", stderr: "pipe" },
-      );
+      ));
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (!existsSync(join(out, "junit.xml"))) {
         failures.push(`${file} (exit ${code}: ${tail(stderr || stdout, 1)})`);

@@ -15,6 +15,7 @@ import { jestLaunch } from "./jest-launch.ts";
 import type { KnownTests } from "./known-tests.ts";
 import { subprocessWindows, unmappedTests } from "./subprocess.ts";
 import { readHookOutput, windowsToEvidence } from "./windows.ts";
+import { tracked } from "../../../state/process-tree.ts";
 
 export interface JsOptions {
   root: string;
@@ -53,12 +54,12 @@ export async function recordJs(opts: JsOptions): Promise<Evidence> {
   try {
     const { cmd, env } = command(project, dir, hooks, opts.files ?? [], opts.root, opts.parallel ?? cores());
     // No FORCE_COLOR of guard's: it would reach the tests (commander's CLICOLOR_FORCE tests failed).
-    const proc = Bun.spawn(cmd, {
+    const proc = tracked(Bun.spawn(cmd, {
       cwd: dir,
       env: { ...process.env, ...env, GUARD_EVIDENCE_ROOT: opts.root, GUARD_EVIDENCE_OUT: out, GUARD_EVIDENCE_KNOWN: join(hooks, "known-tests.json"), NODE_V8_COVERAGE: "" },
       stdout: "pipe",
       stderr: "pipe",
-    });
+    }));
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const files = readdirSync(out);
     if (!files.some((f) => f.startsWith("windows-")))

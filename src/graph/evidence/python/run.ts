@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateDir } from "../../../state/paths.ts";
+import { tracked } from "../../../state/process-tree.ts";
 import { underRoot } from "./ids.ts";
 
 /** One process's file from guard's pytest plugin (plugin.py). */
@@ -49,7 +50,7 @@ export interface PytestExit {
 export const normalExit = (code: number | null): boolean => code === 0 || code === 1 || code === 5;
 
 export async function runPytest(cmd: PytestCommand, out: string, env: Record<string, string> = {}, select = cmd.select): Promise<PytestExit> {
-  const proc = Bun.spawn([...cmd.argv, ...select], {
+  const proc = tracked(Bun.spawn([...cmd.argv, ...select], {
     cwd: cmd.dir,
     env: {
       ...process.env,
@@ -62,7 +63,7 @@ export async function runPytest(cmd: PytestCommand, out: string, env: Record<str
     },
     stdout: "pipe",
     stderr: "pipe",
-  });
+  }));
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, end: proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with ${code}`, output: stdout + "\n" + stderr };
 }
