@@ -10,7 +10,10 @@ import { readEvidenceHead, writeEvidenceHead } from "../state/evidence-head.ts";
 import { ensureStateDir } from "../state/paths.ts";
 import { pidRunning } from "../state/process.ts";
 
-export type RefreshOutcome = "started" | "running" | "current" | "not-needed" | "dirty" | "off";
+export type RefreshOutcome = "started" | "running" | "stopped" | "current" | "not-needed" | "dirty" | "off";
+
+/** A refresh still running after this long is taken for stuck (a test that never ends) and stopped. */
+export const REFRESH_LIMIT_MS = 30 * 60_000;
 
 /** Whether background refresh is on: `select.refreshEvidence` (default true), `GUARD_EVIDENCE_REFRESH=0` turns it off. */
 function enabled(root: string): boolean {
@@ -38,7 +41,17 @@ export function refreshEvidenceInBackground(root: string, selection: Pick<Select
   if (!last) return "not-needed";
   const head = headSha(root);
   if (!head) return "not-needed";
-  if (last.pid !== undefined && pidRunning(last.pid)) return "running";
+  if (last.pid !== undefined && pidRunning(last.pid)) {
+    if (Date.now() - Date.parse(last.at) < REFRESH_LIMIT_MS || !isRefresh(last.pid)) return "running";
+    // Stuck, most likely on a test that never ends: SIGTERM, and guard stops its runners with it
+    // (src/state/process-tree.ts). Not started again for this HEAD: it would hang the same way.
+    try {
+      process.kill(last.pid, "SIGTERM");
+    } catch {}
+    appendEvent(root, { type: "evidence.refresh-stopped", head: last.head, pid: last.pid, minutes: Math.round((Date.now() - Date.parse(last.at)) / 60_000) });
+    writeEvidenceHead(root, { head: last.head });
+    return "stopped";
+  }
   if (last.head === head) return "current";
   const status = gitRaw(["status", "--porcelain", "--untracked-files=no"], root);
   if (status.code !== 0 || status.stdout.trim() !== "") return "dirty";
@@ -58,5 +71,15 @@ export function refreshEvidenceInBackground(root: string, selection: Pick<Select
     return "started";
   } catch {
     return "not-needed";
+  }
+}
+
+/** The pid is still guard's `evidence --changed` (not another process that took the pid since). */
+function isRefresh(pid: number): boolean {
+  try {
+    const p = Bun.spawnSync(["ps", "-o", "command=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
+    return p.exitCode === 0 && / evidence --changed\b/.test(p.stdout.toString());
+  } catch {
+    return false;
   }
 }

@@ -1,10 +1,11 @@
 // Evidence stays current without the user: after a commit, guard run (as the Stop and pre-commit gates
 // do) finds its evidence older than HEAD and re-records the changed tests in the background.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyScenario } from "../../fixtures/select/project.ts";
 import { python } from "../../fixtures/select/python.ts";
+import { REFRESH_LIMIT_MS } from "../../src/act/evidence-refresh.ts";
 import { openGraph } from "../../src/graph/open.ts";
 import { startTestEngine, type TestEngine } from "../helpers/engine.ts";
 import { guard, sh } from "../helpers/repo.ts";
@@ -68,4 +69,35 @@ test("a dirty tree is left alone, and select.refreshEvidence: false or GUARD_EVI
   sh(["git", "checkout", "-q", "--", "."], root);
   expect(JSON.parse(guard(["run", "--json"], root, { env: { GUARD_EVIDENCE_REFRESH: "0" } }).stdout).data.evidenceRefresh).toBe("off");
   expect(existsSync(join(root, ".guard", "evidence-refresh.log"))).toBe(false);
+}, 300_000);
+
+test("a refresh stuck for over 30 minutes (a test that never ends) is stopped, not waited on for ever; any other process that took its pid is left alone", async () => {
+  const root = await preparedProject(python);
+  const head = sh(["git", "rev-parse", "HEAD"], root).trim();
+  const file = join(root, ".guard", "evidence-head.json");
+  const longAgo = new Date(Date.now() - REFRESH_LIMIT_MS - 60_000).toISOString();
+  // Stand-ins, named as such: a process that looks like guard's refresh, and an unrelated one.
+  const stuck = Bun.spawn(["bash", "-c", 'exec -a "guard evidence --changed" sleep 600'], { stdout: "ignore", stderr: "ignore" });
+  const other = Bun.spawn(["sleep", "600"], { stdout: "ignore", stderr: "ignore" });
+  try {
+    await Bun.sleep(200);
+    writeFileSync(file, JSON.stringify({ head, pid: other.pid, at: longAgo }));
+    expect(JSON.parse(guard(["run", "--json"], root, { env: on }).stdout).data.evidenceRefresh).toBe("running");
+    expect(alive(other.pid)).toBe(true);
+
+    writeFileSync(file, JSON.stringify({ head, pid: stuck.pid, at: new Date().toISOString() }));
+    expect(JSON.parse(guard(["run", "--json"], root, { env: on }).stdout).data.evidenceRefresh).toBe("running");
+
+    writeFileSync(file, JSON.stringify({ head, pid: stuck.pid, at: longAgo }));
+    expect(JSON.parse(guard(["run", "--json"], root, { env: on }).stdout).data.evidenceRefresh).toBe("stopped");
+    await stuck.exited;
+    expect(stuck.signalCode).toBe("SIGTERM");
+    const events = readFileSync(join(root, ".guard", "events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === "evidence.refresh-stopped" && e.pid === stuck.pid)).toBe(true);
+    // Not started again for this HEAD: it would hang the same way.
+    expect(JSON.parse(guard(["run", "--json"], root, { env: on }).stdout).data.evidenceRefresh).toBe("current");
+  } finally {
+    stuck.kill("SIGKILL");
+    other.kill("SIGKILL");
+  }
 }, 300_000);
