@@ -4,7 +4,8 @@ import { ensureStateDir } from "../state/paths.ts";
 import { describeError } from "../kernel/errors.ts";
 import { failureKey as keyOf, runSelectedTests, type GateTestRun } from "./selected-tests.ts";
 import { treeFingerprint } from "./fingerprint.ts";
-import { stopTestsDeadlineMs } from "./stop-timeout.ts";
+import { loadConfig } from "../state/config.ts";
+import { STOP_HOOK_TIMEOUT_SECONDS } from "./stop-timeout.ts";
 import type { HookVerdict } from "./types.ts";
 import { writeFileAtomic } from "../state/atomic.ts";
 
@@ -188,4 +189,20 @@ function release(message: string, state: StopState, cached: boolean, level: stri
 
 export function clearStopState(root: string): void {
   if (existsSync(statePath(root))) writeFileSync(statePath(root), "{}\n");
+}
+
+/**
+ * How long the Stop gate lets its tests run: `gate.timeoutSeconds` from guard.json, and never within a
+ * minute of the host's own timeout. A host that stops the hook at its timeout takes the answer with it
+ * (Claude Code lets the agent stop then); ending the run first, guard answers BLOCK with "timed out".
+ */
+export function stopTestsDeadlineMs(root: string): number {
+  const cap = STOP_HOOK_TIMEOUT_SECONDS - 60;
+  let configured: number | undefined;
+  try {
+    configured = loadConfig(root).gate?.timeoutSeconds;
+  } catch {
+    // A broken guard.json stops the run itself with its own message.
+  }
+  return Math.min(configured ?? cap, cap) * 1000;
 }

@@ -51,27 +51,22 @@ const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 const handlers = new Map<(typeof SIGNALS)[number], () => void>();
 
 /**
- * Note a child (a test runner, a recording's pytest) whose whole tree must not outlive guard. A host stops a
- * hook that passes its timeout with SIGTERM, a user a `guard run` with Ctrl-C: without this the runner, and a
- * test hanging in it, went on for good. On SIGTERM, SIGINT or SIGHUP every noted tree is stopped (SIGTERM,
- * SIGKILL a second later), then guard dies of the same signal, as it would have without the handler.
- * Returns the call that forgets the child once it has ended.
+ * Note a child of Bun.spawn (a test runner, a recording's pytest) whose whole tree must not outlive guard,
+ * until it exits. A host stops a hook that passes its timeout with SIGTERM, a user a `guard run` with
+ * Ctrl-C: without this the runner, and a test hanging in it, went on for good. On SIGTERM, SIGINT or SIGHUP
+ * every noted tree is stopped (SIGTERM, SIGKILL a second later), then guard dies of the same signal, as it
+ * would have without the handler.
  */
-export function trackChild(pid: number | undefined): () => void {
-  if (!pid || process.platform === "win32") return () => {};
-  children.add(pid);
+export function tracked<T extends { pid: number; exited: Promise<number> }>(proc: T): T {
+  if (!proc.pid || process.platform === "win32") return proc;
+  children.add(proc.pid);
   if (handlers.size === 0)
     for (const sig of SIGNALS) {
       const handler = () => stopTrackedAndDie(sig);
       handlers.set(sig, handler);
       process.on(sig, handler);
     }
-  return () => void children.delete(pid);
-}
-
-/** `trackChild` for a subprocess of Bun.spawn, forgotten when it exits. */
-export function tracked<T extends { pid: number; exited: Promise<number> }>(proc: T): T {
-  const forget = trackChild(proc.pid);
+  const forget = () => void children.delete(proc.pid);
   void proc.exited.then(forget, forget);
   return proc;
 }

@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildRepo } from "../../fixtures/evidence/repo.ts";
-import { STOP_HOOK_TIMEOUT_SECONDS, stopTestsDeadlineMs } from "../../src/hosts/stop-timeout.ts";
+import { stopTestsDeadlineMs } from "../../src/hosts/stop-gate.ts";
+import { STOP_HOOK_TIMEOUT_SECONDS } from "../../src/hosts/stop-timeout.ts";
 import { pidRunning } from "../../src/state/process.ts";
 import { GUARD_MAIN } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/servers.ts";
